@@ -1,0 +1,67 @@
+// swift-tools-version:6.1
+// authdeck: a terminal account deck. Module map and dependency rules: ARCHITECTURE.md.
+import PackageDescription
+
+let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
+let package = Package(
+    name: "authdeck",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "authdeck", targets: ["authdeck"]),
+        .executable(name: "authdeck-idp", targets: ["authdeck-idp"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto", exact: "4.5.2"),
+        .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
+    ],
+    targets: [
+        // System libraries. ncursesw is linked; libcurl is dlopen()ed by CCurl on first use.
+        .systemLibrary(name: "CNcursesw", path: "Sources/CNcursesw"),
+        .target(name: "CCurl", path: "Sources/CCurl", linkerSettings: [.linkedLibrary("dl")]),
+
+        // Pure values and logic. Imports only the standard library.
+        .target(name: "AuthDeckCore", swiftSettings: strict),
+        // config.toml loading and validation.
+        .target(name: "AuthDeckConfig", dependencies: [
+            "AuthDeckCore", .product(name: "TOMLKit", package: "TOMLKit"),
+        ], swiftSettings: strict),
+        // SQLite store: schema, migrations, sealing, leases, events.
+        .target(name: "AuthDeckStore", dependencies: [
+            "AuthDeckCore",
+            .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ], swiftSettings: strict),
+        .target(name: "AuthDeckHTTP", dependencies: ["AuthDeckCore", "CCurl"], swiftSettings: strict),
+        .target(name: "AuthDeckOAuth", dependencies: [
+            "AuthDeckCore", "AuthDeckHTTP", .product(name: "Crypto", package: "swift-crypto"),
+        ], swiftSettings: strict),
+        .target(name: "AuthDeckProviders", dependencies: ["AuthDeckCore", "AuthDeckOAuth", "AuthDeckHTTP"],
+                swiftSettings: strict),
+        .target(name: "AuthDeckUI", dependencies: ["AuthDeckCore"], swiftSettings: strict),
+        .target(name: "AuthDeckTerminal", dependencies: ["AuthDeckUI", "CNcursesw"], swiftSettings: strict),
+        .target(name: "AuthDeckEmulator", dependencies: [
+            .product(name: "Crypto", package: "swift-crypto"),
+        ], swiftSettings: strict),
+        .target(name: "AuthDeckTestSupport", dependencies: ["AuthDeckCore", "AuthDeckStore"],
+                swiftSettings: strict),
+
+        .executableTarget(name: "authdeck", dependencies: [
+            "AuthDeckCore", "AuthDeckConfig", "AuthDeckStore", "AuthDeckHTTP", "AuthDeckOAuth",
+            "AuthDeckProviders", "AuthDeckUI", "AuthDeckTerminal",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ], swiftSettings: strict),
+        .executableTarget(name: "authdeck-idp", dependencies: ["AuthDeckEmulator"], swiftSettings: strict),
+
+        .testTarget(name: "AuthDeckCoreTests", dependencies: ["AuthDeckCore", "AuthDeckTestSupport"],
+                    swiftSettings: strict),
+        .testTarget(name: "AuthDeckStoreTests", dependencies: [
+            "AuthDeckCore", "AuthDeckStore", "AuthDeckConfig", "AuthDeckTestSupport",
+        ], swiftSettings: strict),
+        .testTarget(name: "AuthDeckCLITests", dependencies: [
+            "AuthDeckCore", "AuthDeckStore", "AuthDeckTestSupport",
+        ], swiftSettings: strict),
+    ]
+)

@@ -1,0 +1,69 @@
+import Foundation
+import TOMLKit
+import AuthDeckCore
+
+/// Reads and validates config.toml into a `DeckConfig`.
+///
+/// Validation is done here, key by key, rather than through `Decodable`: TOMLKit reports a
+/// wrong type as "key not found", which sends users hunting for a key that is right there.
+/// Unknown keys are errors (with a "did you mean"), so a typo never silently does nothing.
+public enum ConfigLoader {
+    /// Loads `path`. A missing file gives the defaults unless `required` (an explicit
+    /// `--config`), in which case it is an error.
+    public static func load(path: String, required: Bool) throws -> DeckConfig {
+        guard FileManager.default.fileExists(atPath: path) else {
+            if required { throw ConfigError(path: path, location: nil, problem: "no such file") }
+            return DeckConfig(path: path, fileExists: false)
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ConfigError(path: path, location: nil, problem: "cannot read the file (permissions?)")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ConfigError(path: path, location: nil, problem: "not UTF-8 text")
+        }
+        return try parse(text, path: path)
+    }
+
+    /// Parses config text; `path` is used in error messages only.
+    public static func parse(_ text: String, path: String) throws -> DeckConfig {
+        let root: TOMLTable
+        do {
+            root = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            let at = "line \(error.source.begin.line), column \(error.source.begin.column)"
+            throw ConfigError(path: path, location: at, problem: error.description)
+        }
+        var config = DeckConfig(path: path, fileExists: true)
+        let top = TableReader(table: root, path: path, location: nil)
+        try top.rejectUnknown(["expiring_soon", "clock_skew", "prune", "provider"])
+        if let v = try top.duration("expiring_soon") { config.statePolicy.expiringSoonWindow = v }
+        if let v = try top.duration("clock_skew") { config.statePolicy.clockSkew = v }
+        if let prune = try top.table("prune", location: "[prune]") {
+            try prune.rejectUnknown(["sign_in_grace", "rejected_grace", "unused_after"])
+            if let v = try prune.duration("sign_in_grace") { config.pruneSettings.signInGrace = v }
+            if let v = try prune.duration("rejected_grace") { config.pruneSettings.rejectedGrace = v }
+            if try prune.string("unused_after") == "off" {
+                config.pruneSettings.unusedAfter = nil
+            } else if let v = try prune.duration("unused_after", extra: "or \"off\"") {
+                config.pruneSettings.unusedAfter = v
+            }
+        }
+        if let list = root["provider"] {
+            guard let array = list.array else {
+                throw ConfigError(path: path, location: nil,
+                                  problem: "\"provider\" must be an array of tables: write each one as [[provider]]")
+            }
+            for (index, element) in array.enumerated() {
+                guard let table = element.table else {
+                    throw ConfigError(path: path, location: "provider #\(index + 1)", problem: "must be a table ([[provider]])")
+                }
+                let profile = try ProviderReader.read(table, index: index, path: path)
+                if config.providers.contains(where: { $0.id == profile.id }) {
+                    throw ConfigError(path: path, location: "provider \"\(profile.id)\"", problem: "id is used by an earlier provider too")
+                }
+                config.providers.append(profile)
+            }
+        }
+        return config
+    }
+}

@@ -1,0 +1,34 @@
+import AuthDeckCore
+
+/// authdeck's settings and providers, as read from config.toml.
+public struct DeckConfig: Equatable, Sendable {
+    /// The file this came from (whether or not it exists).
+    public var path: String
+    /// False when no config file exists yet: authdeck runs with defaults and no providers.
+    public var fileExists: Bool
+    public var statePolicy: StatePolicy
+    public var pruneSettings: PruneSettings
+    public var providers: [ProviderProfile]
+
+    public init(path: String, fileExists: Bool, statePolicy: StatePolicy = .standard,
+                pruneSettings: PruneSettings = .standard, providers: [ProviderProfile] = []) {
+        self.path = path
+        self.fileExists = fileExists
+        self.statePolicy = statePolicy
+        self.pruneSettings = pruneSettings
+        self.providers = providers
+    }
+
+    /// The providers as the prune policy must see them: nil when there is no config file,
+    /// so a missing or moved file never makes every account "provider removed".
+    public var knownProviders: [ProviderProfile]? { fileExists ? providers : nil }
+
+    public func provider(_ id: String) -> ProviderProfile? { providers.first { $0.id == id } }
+
+    /// `--config` flag, then `AUTHDECK_CONFIG`, then `$XDG_CONFIG_HOME/authdeck/config.toml`.
+    public static func resolvePath(flag: String?, environment: [String: String], configHome: String) -> (String, explicit: Bool) {
+        if let flag { return (flag, true) }
+        if let env = environment["AUTHDECK_CONFIG"], !env.isEmpty { return (env, true) }
+        return (configHome + "/authdeck/config.toml", false)
+    }
+}

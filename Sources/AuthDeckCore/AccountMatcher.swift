@@ -1,0 +1,36 @@
+/// Resolves what a user typed for ACCOUNT to exactly one account, or says why it cannot.
+///
+/// Accepted, in order: an exact id; `provider/username`; an exact username
+/// (case-insensitive); a unique prefix of an id or a username.
+public enum AccountMatcher {
+    public enum Outcome: Equatable, Sendable {
+        case found(Account)
+        case ambiguous([Account])
+        case notFound
+    }
+
+    public static func resolve(_ query: String, in accounts: [Account]) -> Outcome {
+        let q = query.trimmingWhitespace()
+        guard !q.isEmpty else { return .notFound }
+        if let exact = accounts.first(where: { $0.id == q }) { return .found(exact) }
+        let lower = q.lowercased()
+        if let slash = lower.firstIndex(of: "/") {
+            let provider = String(lower[..<slash])
+            let user = String(lower[lower.index(after: slash)...])
+            let hits = accounts.filter { $0.providerId.lowercased() == provider && $0.username.lowercased() == user }
+            if let outcome = decide(hits) { return outcome }
+        }
+        let byUser = accounts.filter { $0.username.lowercased() == lower }
+        if let outcome = decide(byUser) { return outcome }
+        let byPrefix = accounts.filter { $0.id.lowercased().hasPrefix(lower) || $0.username.lowercased().hasPrefix(lower) }
+        return decide(byPrefix) ?? .notFound
+    }
+
+    static func decide(_ hits: [Account]) -> Outcome? {
+        switch hits.count {
+        case 0: return nil
+        case 1: return .found(hits[0])
+        default: return .ambiguous(hits.sorted { $0.id < $1.id })
+        }
+    }
+}

@@ -1,0 +1,43 @@
+/// The derived view of a whole deck at one instant: each account's state and expiry.
+///
+/// Stale verdicts need every account at once (duplicates), so states are derived here,
+/// for all accounts together, by every front end (CLI listings, TUI, status counts).
+public struct DeckAssessment: Equatable, Sendable {
+    public struct Entry: Equatable, Sendable {
+        public var stored: StoredAccount
+        public var state: AccountState
+        /// When what is usable now stops being usable (nil: nothing usable, or no expiry).
+        public var usableUntil: Instant?
+        /// When the credentials lapsed or will lapse, whichever is known (for "expired 3h ago").
+        public var expiry: Instant?
+    }
+
+    public var entries: [Entry]
+    public var now: Instant
+
+    public init(accounts: [StoredAccount], providers: [ProviderProfile]?, statePolicy: StatePolicy,
+                pruneSettings: PruneSettings, now: Instant, silentRenewal: (StoredAccount) -> Bool = { _ in false }) {
+        let stale = PrunePolicy.staleReasons(accounts, providers: providers, settings: pruneSettings,
+                                             statePolicy: statePolicy, now: now)
+        self.now = now
+        self.entries = accounts.filter { $0.account.quarantinedAt == nil }.map { stored in
+            let state = AccountState.derive(stored, policy: statePolicy, now: now,
+                                            silentRenewal: silentRenewal(stored), staleReason: stale[stored.account.id])
+            let usable = stored.credentials.hasUsableCredential(at: now, skew: statePolicy.clockSkew)
+            let until = usable ? stored.credentials.usableUntil(at: now, skew: statePolicy.clockSkew) : nil
+            return Entry(stored: stored, state: state, usableUntil: until, expiry: until ?? stored.credentials.lastExpiry)
+        }
+    }
+
+    /// How many accounts are in each state, keyed by `AccountState.key`, every key present.
+    public var countsByState: [String: Int] {
+        var counts = Dictionary(uniqueKeysWithValues: AccountState.allKeys.map { ($0, 0) })
+        for entry in entries { counts[entry.state.key, default: 0] += 1 }
+        return counts
+    }
+}
+
+extension AccountState {
+    /// Every `key` in display order.
+    public static let allKeys = ["signed_in", "expiring_soon", "expired", "needs_sign_in", "failed", "stale"]
+}

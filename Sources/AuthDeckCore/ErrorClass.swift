@@ -1,0 +1,31 @@
+/// What a failure means for the account, which decides what authdeck does next.
+///
+/// Adapters map every wire error into one of these; nothing downstream looks at raw codes.
+public enum ErrorClass: String, CaseIterable, Sendable, Codable {
+    /// Network, timeout, 5xx, 429: keep every credential and retry later.
+    case transient
+    /// The grant is no good any more (invalid_grant, MFA, consent…): a person must sign in.
+    case needsInteraction
+    /// The provider config is wrong (bad client id, redirect mismatch): fix the config.
+    case misconfigured
+    /// The user said no (access_denied, declined device code).
+    case declined
+
+    /// The process exit status a command uses when it fails with this class.
+    public var exitCode: Int32 {
+        switch self {
+        case .transient: return ExitStatus.transient
+        case .needsInteraction: return ExitStatus.needsSignIn
+        case .misconfigured, .declined: return ExitStatus.failure
+        }
+    }
+}
+
+/// The exit statuses every authdeck command uses, documented in authdeck(1).
+public enum ExitStatus {
+    public static let ok: Int32 = 0
+    public static let failure: Int32 = 1
+    public static let usage: Int32 = 2
+    public static let needsSignIn: Int32 = 3
+    public static let transient: Int32 = 4
+}

@@ -1,0 +1,63 @@
+/// The Netscape cookie-jar format that curl (`-b`/`-c`) and many tools read and write.
+///
+/// Lines: `domain  includeSubdomains  path  secure  expiry  name  value`, tab-separated;
+/// `#HttpOnly_` prefixes the domain of HttpOnly cookies; expiry 0 means a session cookie.
+public enum NetscapeCookieJar {
+    public static let header = "# Netscape HTTP Cookie File\n# Written by authdeck. Holds live credentials: keep it private.\n\n"
+
+    /// Renders cookies as a jar curl accepts as is.
+    public static func render(_ cookies: [Cookie]) -> String {
+        var out = header
+        for c in cookies {
+            let domain = (c.httpOnly ? "#HttpOnly_" : "") + c.domain
+            let sub = c.domain.hasPrefix(".") ? "TRUE" : "FALSE"
+            let expiry = c.expiresAt.map { String($0.secondsSinceEpoch) } ?? "0"
+            out += [domain, sub, c.path, c.secure ? "TRUE" : "FALSE", expiry, c.name, c.value.exposedValue]
+                .joined(separator: "\t") + "\n"
+        }
+        return out
+    }
+
+    /// A `Cookie:` request header value for the cookies (name=value pairs).
+    public static func headerValue(_ cookies: [Cookie]) -> String {
+        cookies.map { "\($0.name)=\($0.value.exposedValue)" }.joined(separator: "; ")
+    }
+
+    /// A problem in a jar, with its line number.
+    public struct ParseError: Error, Equatable, CustomStringConvertible {
+        public var line: Int
+        public var problem: String
+        public var description: String { "line \(line): \(problem)" }
+    }
+
+    /// Parses a jar; `makeID` supplies row ids. Comment and blank lines are skipped.
+    public static func parse(_ text: String, makeID: () -> String) throws -> [Cookie] {
+        var cookies: [Cookie] = []
+        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            var line = Substring(raw)
+            if line.hasSuffix("\r") { line = line.dropLast() }
+            var httpOnly = false
+            if line.hasPrefix("#HttpOnly_") {
+                httpOnly = true
+                line = line.dropFirst("#HttpOnly_".count)
+            } else if line.hasPrefix("#") || line.allSatisfy(\.isWhitespace) {
+                continue
+            }
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+            guard fields.count == 7 else {
+                throw ParseError(line: index + 1, problem: "expected 7 tab-separated fields, found \(fields.count)")
+            }
+            guard let expiry = Int64(fields[4]), expiry >= 0 else {
+                throw ParseError(line: index + 1, problem: "expiry \"\(fields[4])\" is not a number of seconds")
+            }
+            guard !fields[0].isEmpty, !fields[5].isEmpty else {
+                throw ParseError(line: index + 1, problem: "domain and name must not be empty")
+            }
+            cookies.append(Cookie(id: makeID(), name: String(fields[5]), value: Secret(String(fields[6])),
+                                  domain: String(fields[0]), path: fields[2].isEmpty ? "/" : String(fields[2]),
+                                  expiresAt: expiry == 0 ? nil : Instant(secondsSinceEpoch: expiry),
+                                  secure: fields[3].uppercased() == "TRUE", httpOnly: httpOnly))
+        }
+        return cookies
+    }
+}

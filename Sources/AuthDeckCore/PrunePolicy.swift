@@ -1,0 +1,138 @@
+/// Decides which accounts are stale: a pure function of accounts, config and clock.
+///
+/// Rules, checked in this order (the first that matches is the reason):
+/// 1. provider removed from the config (only when the config is known);
+/// 2. sign-in never completed, after `signInGrace`;
+/// 3. wrong tenant for a provider that pins one;
+/// 4. duplicate (same provider + subject) — the best of the group is kept;
+/// 5. renewal rejected for longer than `rejectedGrace` with nothing usable left;
+/// 6. unused for longer than `unusedAfter`.
+/// A `transient` last error is never a reason, and an account holding a usable credential
+/// is never a candidate for rules 2 and 5.
+public enum PrunePolicy {
+    /// - Parameter providers: the configured providers, or nil when no config could be
+    ///   read — then "provider removed" is not judged, so a missing file prunes nothing.
+    public static func candidates(
+        _ accounts: [StoredAccount], providers: [ProviderProfile]?, settings: PruneSettings,
+        statePolicy: StatePolicy, now: Instant
+    ) -> [PruneCandidate] {
+        let live = accounts.filter { $0.account.quarantinedAt == nil }
+        let byId = providers.map { Dictionary($0.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }) }
+        let kept = keptOfDuplicates(live, now: now, skew: statePolicy.clockSkew)
+        var out: [PruneCandidate] = []
+        for stored in live {
+            if let reason = reason(for: stored, providers: byId, keptOfGroup: kept, settings: settings,
+                                   skew: statePolicy.clockSkew, now: now) {
+                out.append(PruneCandidate(account: stored.account, reason: reason))
+            }
+        }
+        return out
+    }
+
+    /// A map from account id to its stale reason, for state derivation of a whole deck.
+    public static func staleReasons(
+        _ accounts: [StoredAccount], providers: [ProviderProfile]?, settings: PruneSettings,
+        statePolicy: StatePolicy, now: Instant
+    ) -> [String: PruneReason] {
+        Dictionary(candidates(accounts, providers: providers, settings: settings, statePolicy: statePolicy, now: now)
+            .map { ($0.account.id, $0.reason) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    static func reason(
+        for stored: StoredAccount, providers: [String: ProviderProfile]?, keptOfGroup: [GroupKey: String],
+        settings: PruneSettings, skew: TimeSpan, now: Instant
+    ) -> PruneReason? {
+        let account = stored.account
+        let usable = stored.credentials.hasUsableCredential(at: now, skew: skew)
+        let transient = account.lastError?.errorClass == .transient
+
+        if let providers, providers[account.providerId] == nil {
+            return .providerRemoved(providerId: account.providerId)
+        }
+        if account.lastSignInAt == nil, stored.credentials.isEmpty, !transient,
+           account.createdAt + settings.signInGrace <= now {
+            return .signInNeverCompleted
+        }
+        if let expected = providers?[account.providerId]?.expectedRealm, let actual = account.realm,
+           realmsComparable(expected, actual), expected.lowercased() != actual.lowercased() {
+            return .wrongTenant(expected: expected, actual: actual)
+        }
+        if let keptId = keptOfGroup[GroupKey(account)], keptId != account.id {
+            return .duplicate(keptId: keptId)
+        }
+        if let error = account.lastError, error.errorClass == .needsInteraction, !usable,
+           error.at + settings.rejectedGrace <= now,
+           (account.lastSignInAt ?? account.createdAt) <= error.at {
+            return .renewalRejected(since: error.at)
+        }
+        if let unusedAfter = settings.unusedAfter {
+            let last = [account.lastUsedAt, account.lastSignInAt, Optional(account.createdAt)].compactMap { $0 }.max()!
+            if last + unusedAfter <= now {
+                return .unused(days: Int((now - last).seconds / 86_400))
+            }
+        }
+        return nil
+    }
+
+    struct GroupKey: Hashable {
+        var provider: String
+        var subject: String
+        init(_ a: Account) {
+            provider = a.providerId
+            subject = a.subject
+        }
+    }
+
+    /// For each (provider, subject) group with more than one account, the id of the one to
+    /// keep: usable credentials first, then a refresh token, then the latest sign-in, then
+    /// the newest, then the smallest id (so the choice is deterministic).
+    static func keptOfDuplicates(_ accounts: [StoredAccount], now: Instant, skew: TimeSpan) -> [GroupKey: String] {
+        var groups: [GroupKey: [StoredAccount]] = [:]
+        for stored in accounts where !stored.account.subject.isEmpty {
+            groups[GroupKey(stored.account), default: []].append(stored)
+        }
+        var kept: [GroupKey: String] = [:]
+        for (key, members) in groups where members.count > 1 {
+            let best = members.max { lhs, rhs in
+                rank(lhs, now: now, skew: skew) < rank(rhs, now: now, skew: skew)
+            }!
+            kept[key] = best.account.id
+        }
+        return kept
+    }
+
+    static func rank(_ s: StoredAccount, now: Instant, skew: TimeSpan) -> Rank {
+        Rank(usable: s.credentials.hasUsableCredential(at: now, skew: skew) ? 1 : 0,
+             refresh: s.credentials.refreshToken != nil ? 1 : 0,
+             signIn: s.account.lastSignInAt?.secondsSinceEpoch ?? .min,
+             created: s.account.createdAt.secondsSinceEpoch,
+             id: s.account.id)
+    }
+
+    struct Rank: Comparable {
+        var usable: Int
+        var refresh: Int
+        var signIn: Int64
+        var created: Int64
+        var id: String
+        static func < (a: Rank, b: Rank) -> Bool {
+            if a.usable != b.usable { return a.usable < b.usable }
+            if a.refresh != b.refresh { return a.refresh < b.refresh }
+            if a.signIn != b.signIn { return a.signIn < b.signIn }
+            if a.created != b.created { return a.created < b.created }
+            return a.id > b.id
+        }
+    }
+
+    /// A tenant GUID and a domain name cannot be compared without a lookup, so a pinned
+    /// `contoso.com` never flags an account whose realm is a GUID (no false positives).
+    static func realmsComparable(_ a: String, _ b: String) -> Bool {
+        isGUID(a) == isGUID(b)
+    }
+
+    static func isGUID(_ s: String) -> Bool {
+        let parts = s.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.map(\.count) == [8, 4, 4, 4, 12] else { return false }
+        return s.allSatisfy { $0 == "-" || $0.isHexDigit }
+    }
+}

@@ -1,0 +1,41 @@
+/// Why an account is a prune candidate. Each case names a way caches go bad in practice.
+public enum PruneReason: Equatable, Hashable, Sendable {
+    /// Created, never signed in, nothing held: an abandoned or failed sign-in.
+    case signInNeverCompleted
+    /// Renewal was rejected (needs interaction) at `since` and nobody signed in since.
+    case renewalRejected(since: Instant)
+    /// The provider pins a tenant and this account lives in another (dev/prod mix-up).
+    case wrongTenant(expected: String, actual: String)
+    /// Another account of the same provider has the same subject; `keptId` stays.
+    case duplicate(keptId: String)
+    /// Not used for at least `days` days.
+    case unused(days: Int)
+    /// Its provider is no longer in the config.
+    case providerRemoved(providerId: String)
+
+    /// The stable name used by `--reason` flags and `--json`.
+    public var key: String {
+        switch self {
+        case .signInNeverCompleted: return "never-completed"
+        case .renewalRejected: return "rejected"
+        case .wrongTenant: return "wrong-tenant"
+        case .duplicate: return "duplicate"
+        case .unused: return "unused"
+        case .providerRemoved: return "provider-removed"
+        }
+    }
+
+    public static let allKeys = ["never-completed", "rejected", "wrong-tenant", "duplicate", "unused", "provider-removed"]
+
+    /// One sentence a person can act on.
+    public var sentence: String {
+        switch self {
+        case .signInNeverCompleted: return "sign-in never completed"
+        case .renewalRejected(let since): return "renewal rejected since \(since.iso8601); nobody signed in again"
+        case .wrongTenant(let expected, let actual): return "wrong tenant: \(actual), provider expects \(expected)"
+        case .duplicate(let keptId): return "duplicate of \(keptId)"
+        case .unused(let days): return "unused for \(days) days"
+        case .providerRemoved(let providerId): return "provider \"\(providerId)\" is no longer configured"
+        }
+    }
+}

@@ -1,0 +1,26 @@
+/// A refresh token and its rotation generation.
+///
+/// The generation increases by one each time a rotated token replaces the previous one;
+/// a refresh commits only if the generation it started from is still current, so two
+/// processes never both spend one one-use token.
+public struct RefreshToken: Equatable, Hashable, Sendable {
+    public var id: String
+    public var value: Secret
+    public var generation: Int
+    public var obtainedAt: Instant
+    public var expiresAt: Instant?
+
+    public init(id: String, value: Secret, generation: Int, obtainedAt: Instant, expiresAt: Instant? = nil) {
+        self.id = id
+        self.value = value
+        self.generation = generation
+        self.obtainedAt = obtainedAt
+        self.expiresAt = expiresAt
+    }
+
+    /// False only when the provider told us when it lapses and that time has passed.
+    public func isUsable(at now: Instant) -> Bool {
+        guard let expiresAt else { return true }
+        return expiresAt > now
+    }
+}

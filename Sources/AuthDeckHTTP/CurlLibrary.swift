@@ -1,0 +1,23 @@
+import CCurl
+
+/// Loads libcurl on first use, so commands that never touch the network never pay for it.
+public enum CurlLibrary {
+    /// Loads libcurl (idempotent, thread-safe) or throws with the loader's reason.
+    public static func load() throws {
+        var buffer = [CChar](repeating: 0, count: 512)
+        guard ad_curl_load(&buffer, buffer.count) == 0 else {
+            throw CurlLoadError(message: String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+    }
+
+    /// The loaded library's version line (`libcurl/7.88.1 OpenSSL/3.0.x …`).
+    public static var version: String {
+        String(cString: ad_curl_version())
+    }
+}
+
+/// libcurl could not be loaded; the message says why.
+public struct CurlLoadError: Error, CustomStringConvertible {
+    public let message: String
+    public var description: String { message }
+}

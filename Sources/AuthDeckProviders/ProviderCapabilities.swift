@@ -1,0 +1,45 @@
+import AuthDeckCore
+
+/// What a provider kind can do, so front ends offer only what works and explain the rest.
+public struct ProviderCapabilities: Equatable, Sendable {
+    public var flows: [SignInFlow]
+    public var producesTokens: Bool
+    public var producesCookies: Bool
+    /// Renewal without a person (refresh token, cookie exchange).
+    public var silentRenewal: Bool
+    /// The server can be told to revoke at sign-out.
+    public var serverRevocation: Bool
+
+    /// The capabilities of a configured provider (some depend on its options).
+    public static func of(_ profile: ProviderProfile) -> ProviderCapabilities {
+        switch profile.kind {
+        case .azuread:
+            return ProviderCapabilities(flows: [.device, .browser, .client, .password, .import], producesTokens: true,
+                                        producesCookies: false, silentRenewal: true, serverRevocation: false)
+        case .sharepoint:
+            return ProviderCapabilities(flows: [.device, .browser, .password, .import], producesTokens: false,
+                                        producesCookies: true, silentRenewal: profile.options["azure_provider"] != nil,
+                                        serverRevocation: false)
+        case .facebook:
+            let hasSecret = profile.clientSecretFile != nil || profile.clientSecretEnv != nil
+            return ProviderCapabilities(flows: [.device, .browser], producesTokens: true, producesCookies: false,
+                                        silentRenewal: hasSecret, serverRevocation: true)
+        case .oam:
+            return ProviderCapabilities(flows: [.browser, .password, .client], producesTokens: true, producesCookies: false,
+                                        silentRenewal: true, serverRevocation: true)
+        case .oidc:
+            return ProviderCapabilities(flows: [.device, .browser, .client, .password], producesTokens: true,
+                                        producesCookies: false, silentRenewal: true, serverRevocation: true)
+        }
+    }
+
+    /// Why silent renewal is unavailable, in words, when it is.
+    public static func renewalUnavailableReason(_ profile: ProviderProfile) -> String? {
+        guard !of(profile).silentRenewal else { return nil }
+        switch profile.kind {
+        case .facebook: return "Facebook tokens cannot be renewed silently without an app secret"
+        case .sharepoint: return "SharePoint cookies renew silently only through a linked Azure AD provider (options.azure_provider)"
+        default: return "\(profile.kind.label) cannot renew silently"
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import GRDB
+import AuthDeckCore
+
+/// The audit trail: append-only rows of what happened, never holding a secret.
+extension DeckStore {
+    public func append(_ event: DeckEvent) throws {
+        try pool.write { db in try Self.insertEvent(event, db) }
+    }
+
+    public func events(since: Instant?, accountId: String?, limit: Int?) throws -> [DeckEvent] {
+        try pool.read { db in
+            var clauses: [String] = []
+            var args: StatementArguments = []
+            if let since {
+                clauses.append("at >= ?")
+                _ = args.append(contentsOf: [since.secondsSinceEpoch])
+            }
+            if let accountId {
+                clauses.append("account_id = ?")
+                _ = args.append(contentsOf: [accountId])
+            }
+            let whereSQL = clauses.isEmpty ? "" : " WHERE " + clauses.joined(separator: " AND ")
+            let limitSQL = limit.map { " LIMIT \($0)" } ?? ""
+            let rows = try Row.fetchAll(db, sql: "SELECT * FROM (SELECT * FROM events\(whereSQL) ORDER BY id DESC\(limitSQL)) ORDER BY id",
+                                        arguments: args)
+            return rows.map { row in
+                DeckEvent(id: row["id"], at: Instant(secondsSinceEpoch: row["at"]),
+                          kind: DeckEvent.Kind(rawValue: row["kind"]) ?? .other,
+                          accountId: row["account_id"], providerId: row["provider_id"], detail: row["detail"])
+            }
+        }
+    }
+
+    static func insertEvent(_ e: DeckEvent, _ db: Database) throws {
+        try db.execute(sql: "INSERT INTO events (at, kind, account_id, provider_id, detail) VALUES (?,?,?,?,?)",
+                       arguments: [e.at.secondsSinceEpoch, e.kind.rawValue, e.accountId, e.providerId, e.detail])
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import GRDB
+import Crypto
+import AuthDeckCore
+
+/// authdeck's SQLite store: opening (with every safety check), and the `AccountStore` port.
+///
+/// Open it once per process with `DeckStore.open`; the value is safe to share between
+/// tasks (GRDB's `DatabasePool` serialises writers and lets readers run in parallel).
+public final class DeckStore: Sendable {
+    public let location: StoreLocation
+    /// Problems worth telling the user that do not stop work (loose file modes).
+    public let warnings: [String]
+    /// Which key source unlocked the data key, for `status` and the TUI header.
+    public let keySource: String
+    let pool: DatabasePool
+    let box: AESSecretBox
+    let clock: any WallClock
+
+    init(location: StoreLocation, warnings: [String], keySource: String, pool: DatabasePool,
+         box: AESSecretBox, clock: any WallClock) {
+        self.location = location
+        self.warnings = warnings
+        self.keySource = keySource
+        self.pool = pool
+        self.box = box
+        self.clock = clock
+    }
+
+    /// Opens (creating when absent) the store at `location`.
+    ///
+    /// Refuses, without writing anything, a file that is not an SQLite database, an SQLite
+    /// database of another program, a damaged database, and a key file that is missing,
+    /// unreadable or does not match.
+    public static func open(_ location: StoreLocation, clock: any WallClock) throws -> DeckStore {
+        let path = location.databasePath
+        var warnings: [String] = []
+        let dir = (path as NSString).deletingLastPathComponent
+        if let w = try FileSafety.ensurePrivateDirectory(dir.isEmpty ? "." : dir) { warnings.append(w) }
+
+        switch try StoreFileCheck.inspect(path) {
+        case .absent:
+            try FileSafety.createPrivateFile(path)
+        case .authdeck, .maybeAuthdeck:
+            if let w = FileSafety.looseModeWarning(path) { warnings.append(w) }
+        }
+
+        let pool: DatabasePool
+        do {
+            var config = Configuration()
+            config.busyMode = .timeout(15)
+            config.foreignKeysEnabled = true
+            config.label = "authdeck"
+            pool = try DatabasePool(path: path, configuration: config)
+            try pool.write { db in
+                let appID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+                if appID != Schema.applicationID {
+                    let objects = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0
+                    guard appID == 0, objects == 0 else {
+                        throw StoreError.notADatabase(path: path, detail: "an SQLite database of another program")
+                    }
+                    try db.execute(sql: "PRAGMA application_id = \(Schema.applicationID)")
+                }
+            }
+            try Schema.migrator.migrate(pool)
+        } catch let error as StoreError {
+            throw error
+        } catch let error as DatabaseError {
+            throw StoreError.unreadable(path: path, detail: error.message ?? "\(error.resultCode)")
+        }
+
+        let keyFile = KeyFile(path: location.keyFilePath)
+        let wrapped = try pool.read { db in try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'data_key.file'") }
+        let dataKey: SymmetricKey
+        if let wrapped {
+            guard keyFile.exists else {
+                throw StoreError.keyFile(path: keyFile.path,
+                    detail: "key file is missing, and the store \(path) was sealed with it; restore the file or point AUTHDECK_KEY_FILE at it")
+            }
+            let kek = try keyFile.read()
+            if let w = FileSafety.looseModeWarning(keyFile.path) { warnings.append(w) }
+            do {
+                let raw = try AESSecretBox(key: kek).open(Array(wrapped), context: "authdeck/v1/meta/data_key/file")
+                dataKey = SymmetricKey(data: raw)
+            } catch {
+                throw StoreError.keyMismatch(keyPath: keyFile.path, storePath: path)
+            }
+        } else {
+            let created = !keyFile.exists
+            let kek = created ? try keyFile.create() : try keyFile.read()
+            if !created, let w = FileSafety.looseModeWarning(keyFile.path) { warnings.append(w) }
+            dataKey = SymmetricKey(size: .bits256)
+            let raw = dataKey.withUnsafeBytes { Array($0) }
+            let sealed = try AESSecretBox(key: kek).seal(raw, context: "authdeck/v1/meta/data_key/file")
+            let now = clock.now()
+            try pool.write { db in
+                try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('data_key.file', ?)", arguments: [Data(sealed)])
+                try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('key_source', 'file')")
+                try DeckStore.insertEvent(DeckEvent(at: now, kind: .keyCreated,
+                    detail: created ? "new key file \(keyFile.path)" : "data key wrapped with existing key file \(keyFile.path)"), db)
+            }
+        }
+        return DeckStore(location: location, warnings: warnings, keySource: "key file \(keyFile.path)",
+                         pool: pool, box: AESSecretBox(key: dataKey), clock: clock)
+    }
+
+    /// Runs `body` in one write transaction; for callers composing several changes.
+    public func write<T>(_ body: (Database) throws -> T) throws -> T {
+        try pool.write { db in try body(db) }
+    }
+}
+
+/// What is at the store path before authdeck opens it.
+enum StoreFileCheck {
+    case absent
+    case authdeck
+    /// An SQLite file with no application id and no schema in its main file: a store whose
+    /// first transaction is still in the WAL, or one that was never initialised.
+    case maybeAuthdeck
+
+    static let magic = Array("SQLite format 3\0".utf8)
+
+    static func inspect(_ path: String) throws -> StoreFileCheck {
+        guard FileManager.default.fileExists(atPath: path) else { return .absent }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw StoreError.unreadable(path: path, detail: "permission denied")
+        }
+        defer { try? handle.close() }
+        let header = Array((try? handle.read(upToCount: 100)) ?? Data())
+        if header.isEmpty { return .maybeAuthdeck }
+        guard header.count >= 72, Array(header[0..<16]) == magic else {
+            throw StoreError.notADatabase(path: path, detail: "not an SQLite database")
+        }
+        func be32(_ at: Int) -> UInt32 { header[at..<at + 4].reduce(0) { $0 << 8 | UInt32($1) } }
+        if Int32(bitPattern: be32(68)) == Schema.applicationID { return .authdeck }
+        if be32(68) == 0, be32(40) == 0 { return .maybeAuthdeck }
+        throw StoreError.notADatabase(path: path, detail: "an SQLite database of another program")
+    }
+}

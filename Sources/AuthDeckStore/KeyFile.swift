@@ -1,0 +1,60 @@
+import Foundation
+import Crypto
+
+/// The key-encryption key kept in a 0600 file: authdeck's default key source on machines
+/// with no keyring (SSH boxes, containers).
+///
+/// The file holds one line, `authdeck-key-v1:<base64 of 32 bytes>`. It does not encrypt
+/// secrets itself: it wraps the store's data key, so switching key sources later re-wraps
+/// one value instead of re-encrypting every secret.
+public struct KeyFile: Sendable {
+    public let path: String
+    static let prefix = "authdeck-key-v1:"
+
+    public init(path: String) { self.path = path }
+
+    /// Whether anything exists at the path (a broken file still "exists": it is an error,
+    /// never replaced).
+    public var exists: Bool {
+        var isDir: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDir)
+    }
+
+    /// Reads the key; every way this can fail names the file and the problem.
+    public func read() throws -> SymmetricKey {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw StoreError.keyFile(path: path, detail: exists ? "key file is not readable" : "key file is missing")
+        }
+        defer { try? handle.close() }
+        let data: Data
+        do {
+            data = try handle.read(upToCount: 4096) ?? Data()
+        } catch {
+            throw StoreError.keyFile(path: path, detail: "cannot read key file: \(Self.reason(error))")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw StoreError.keyFile(path: path, detail: "key file is not text; expected one line starting with \(Self.prefix)")
+        }
+        let line = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard line.hasPrefix(Self.prefix) else {
+            throw StoreError.keyFile(path: path, detail: "not an authdeck key file; expected one line starting with \(Self.prefix)")
+        }
+        guard let raw = Data(base64Encoded: String(line.dropFirst(Self.prefix.count))), raw.count == 32 else {
+            throw StoreError.keyFile(path: path, detail: "key file is damaged: the key is not 32 bytes of base64")
+        }
+        return SymmetricKey(data: raw)
+    }
+
+    /// Creates a new random key file with mode 0600; refuses to replace an existing one.
+    public func create() throws -> SymmetricKey {
+        let key = SymmetricKey(size: .bits256)
+        let line = Self.prefix + key.withUnsafeBytes { Data($0).base64EncodedString() } + "\n"
+        _ = try FileSafety.ensurePrivateDirectory((path as NSString).deletingLastPathComponent)
+        try FileSafety.createPrivateFile(path, contents: Array(line.utf8))
+        return key
+    }
+
+    static func reason(_ error: Error) -> String {
+        (error as NSError).localizedDescription
+    }
+}

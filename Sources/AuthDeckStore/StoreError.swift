@@ -1,0 +1,29 @@
+/// A store failure worded for a person: which file, and what is wrong with it.
+public enum StoreError: Error, Equatable, CustomStringConvertible {
+    case notADatabase(path: String, detail: String)
+    case unreadable(path: String, detail: String)
+    case keyFile(path: String, detail: String)
+    case keyMismatch(keyPath: String, storePath: String)
+    case sealedValueRejected(context: String)
+    case io(path: String, detail: String)
+    case notFound(accountId: String)
+
+    public var description: String {
+        switch self {
+        case .notADatabase(let path, let detail):
+            return "\(path): not an authdeck store (\(detail)); left untouched — move it away or pass --store"
+        case .unreadable(let path, let detail):
+            return "\(path): cannot read the store: \(detail)"
+        case .keyFile(let path, let detail):
+            return "\(path): \(detail)"
+        case .keyMismatch(let keyPath, let storePath):
+            return "\(keyPath): this key does not unlock \(storePath) (a different or damaged key file)"
+        case .sealedValueRejected(let context):
+            return "a sealed value failed authentication (\(context)): the store was tampered with or damaged"
+        case .io(let path, let detail):
+            return "\(path): \(detail)"
+        case .notFound(let accountId):
+            return "no account \(accountId)"
+        }
+    }
+}

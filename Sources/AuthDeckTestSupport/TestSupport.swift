@@ -1,0 +1,2 @@
+/// AuthDeckTestSupport: fakes and fixtures shared by the test targets.
+public enum AuthDeckTestSupport {}

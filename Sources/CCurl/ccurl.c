@@ -1,0 +1,96 @@
+#include "ccurl.h"
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+static struct {
+    CURLcode (*global_init)(long);
+    CURL *(*easy_init)(void);
+    void (*easy_cleanup)(CURL *);
+    CURLcode (*easy_perform)(CURL *);
+    const char *(*easy_strerror)(CURLcode);
+    CURLcode (*easy_setopt)(CURL *, CURLoption, ...);
+    CURLcode (*easy_getinfo)(CURL *, CURLINFO, ...);
+    struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
+    void (*slist_free_all)(struct curl_slist *);
+    char *(*version)(void);
+} fn;
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static char load_error[512];
+static int loaded = 0;
+
+#define RESOLVE(field, name)                                                        \
+    do {                                                                            \
+        *(void **)(&fn.field) = dlsym(lib, name);                                   \
+        if (!fn.field) {                                                            \
+            snprintf(load_error, sizeof load_error, "libcurl lacks symbol %s", name); \
+            return;                                                                 \
+        }                                                                           \
+    } while (0)
+
+static void load_once(void) {
+    const char *names[] = {"libcurl.so.4", "libcurl.so", "libcurl-gnutls.so.4", NULL};
+    void *lib = NULL;
+    for (int i = 0; names[i] && !lib; i++) lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+        const char *why = dlerror();
+        snprintf(load_error, sizeof load_error,
+                 "cannot load libcurl (install libcurl4): %s", why ? why : "not found");
+        return;
+    }
+    RESOLVE(global_init, "curl_global_init");
+    RESOLVE(easy_init, "curl_easy_init");
+    RESOLVE(easy_cleanup, "curl_easy_cleanup");
+    RESOLVE(easy_perform, "curl_easy_perform");
+    RESOLVE(easy_strerror, "curl_easy_strerror");
+    RESOLVE(easy_setopt, "curl_easy_setopt");
+    RESOLVE(easy_getinfo, "curl_easy_getinfo");
+    RESOLVE(slist_append, "curl_slist_append");
+    RESOLVE(slist_free_all, "curl_slist_free_all");
+    RESOLVE(version, "curl_version");
+    if (fn.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+        snprintf(load_error, sizeof load_error, "curl_global_init failed");
+        return;
+    }
+    loaded = 1;
+}
+
+int ad_curl_load(char *err, size_t errlen) {
+    pthread_once(&once, load_once);
+    if (loaded) return 0;
+    if (err && errlen) snprintf(err, errlen, "%s", load_error);
+    return -1;
+}
+
+void *ad_curl_easy_init(void) { return loaded ? fn.easy_init() : NULL; }
+void ad_curl_easy_cleanup(void *h) { if (loaded && h) fn.easy_cleanup(h); }
+int ad_curl_easy_perform(void *h) { return (int)fn.easy_perform(h); }
+const char *ad_curl_easy_strerror(int code) {
+    return loaded ? fn.easy_strerror((CURLcode)code) : "libcurl not loaded";
+}
+
+int ad_curl_setopt_long(void *h, int o, long v) { return (int)fn.easy_setopt(h, (CURLoption)o, v); }
+int ad_curl_setopt_offt(void *h, int o, curl_off_t v) { return (int)fn.easy_setopt(h, (CURLoption)o, v); }
+int ad_curl_setopt_string(void *h, int o, const char *v) { return (int)fn.easy_setopt(h, (CURLoption)o, v); }
+int ad_curl_setopt_pointer(void *h, int o, void *v) { return (int)fn.easy_setopt(h, (CURLoption)o, v); }
+int ad_curl_setopt_data_fn(void *h, int o, ad_curl_data_fn f) { return (int)fn.easy_setopt(h, (CURLoption)o, f); }
+int ad_curl_setopt_xferinfo_fn(void *h, ad_curl_xferinfo_fn f) {
+    return (int)fn.easy_setopt(h, CURLOPT_XFERINFOFUNCTION, f);
+}
+
+int ad_curl_getinfo_long(void *h, int i, long *out) { return (int)fn.easy_getinfo(h, (CURLINFO)i, out); }
+int ad_curl_getinfo_string(void *h, int i, const char **out) {
+    char *p = NULL;
+    int rc = (int)fn.easy_getinfo(h, (CURLINFO)i, &p);
+    *out = p;
+    return rc;
+}
+int ad_curl_getinfo_slist(void *h, int i, struct curl_slist **out) {
+    return (int)fn.easy_getinfo(h, (CURLINFO)i, out);
+}
+
+struct curl_slist *ad_curl_slist_append(struct curl_slist *l, const char *v) { return fn.slist_append(l, v); }
+void ad_curl_slist_free_all(struct curl_slist *l) { if (l) fn.slist_free_all(l); }
+const char *ad_curl_version(void) { return loaded ? fn.version() : "not loaded"; }

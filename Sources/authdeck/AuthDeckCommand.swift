@@ -1,0 +1,38 @@
+import ArgumentParser
+import AuthDeckCore
+
+/// The `authdeck` command: with no subcommand it opens the deck (for now: `status`).
+struct AuthDeckCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "authdeck",
+        abstract: "A terminal deck of every account you sign in with, and their tokens and cookies.",
+        discussion: """
+            Exit status: 0 ok, 1 failure, 2 usage error or ambiguous ACCOUNT, 3 an interactive \
+            sign-in is needed, 4 a transient (network) failure.
+            ACCOUNT is an account id, a username, provider/username, or a unique prefix of either.
+            """,
+        version: AuthDeckCore.version,
+        subcommands: [StatusCommand.self, ProvidersCommand.self, AccountsCommand.self, TokenCommand.self,
+                      CookiesCommand.self, LogoutCommand.self, PruneCommand.self, EventsCommand.self],
+        defaultSubcommand: nil)
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+        // The full-screen deck arrives with the TUI issue; until then the default is `status`.
+        var status = StatusCommand()
+        status.global = global
+        try await status.run()
+    }
+}
+
+/// Options every command takes.
+struct GlobalOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Use this store file (default: $XDG_DATA_HOME/authdeck/authdeck.db).",
+                                            valueName: "path"))
+    var store: String?
+
+    @Option(name: .long, help: ArgumentHelp("Use this config file (default: $XDG_CONFIG_HOME/authdeck/config.toml).",
+                                            valueName: "path"))
+    var config: String?
+}

@@ -1,0 +1,52 @@
+import ArgumentParser
+import AuthDeckCore
+import AuthDeckStore
+import AuthDeckConfig
+import Foundation
+
+/// Entry point: runs the command and turns every failure into authdeck's exit statuses
+/// (0 ok, 1 failure, 2 usage/ambiguity, 3 needs sign-in, 4 transient), which
+/// ArgumentParser alone would not (it uses 64 for usage errors).
+@main
+enum AuthDeckMain {
+    static func main() async {
+        do {
+            var command = try AuthDeckCommand.parseAsRoot()
+            if var async = command as? AsyncParsableCommand {
+                try await async.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(report(error))
+        }
+    }
+
+    /// Prints the error the way a person should read it and returns the exit status.
+    static func report(_ error: Error) -> Int32 {
+        switch error {
+        case let e as CLIError:
+            Output.error(e.message)
+            return e.status
+        case let e as StoreError:
+            Output.error(e.description)
+            return ExitStatus.failure
+        case let e as ConfigError:
+            Output.error(e.description)
+            return ExitStatus.failure
+        default:
+            let code = AuthDeckCommand.exitCode(for: error)
+            let message = AuthDeckCommand.fullMessage(for: error)
+            if code == .success {
+                if !message.isEmpty { print(message) }
+                return ExitStatus.ok
+            }
+            if code == .validationFailure {
+                FileHandle.standardError.write(Data((message + "\n").utf8))
+                return ExitStatus.usage
+            }
+            if !message.isEmpty { Output.error(message) }
+            return code.rawValue == 0 ? ExitStatus.failure : code.rawValue
+        }
+    }
+}

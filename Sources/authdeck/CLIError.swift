@@ -1,0 +1,11 @@
+import AuthDeckCore
+
+/// A command failure with its message and exit status, printed as `authdeck: message`.
+struct CLIError: Error {
+    var message: String
+    var status: Int32
+
+    static func usage(_ message: String) -> CLIError { CLIError(message: message, status: ExitStatus.usage) }
+    static func failure(_ message: String) -> CLIError { CLIError(message: message, status: ExitStatus.failure) }
+    static func needsSignIn(_ message: String) -> CLIError { CLIError(message: message, status: ExitStatus.needsSignIn) }
+}

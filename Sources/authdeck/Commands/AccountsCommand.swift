@@ -1,0 +1,37 @@
+import ArgumentParser
+import AuthDeckCore
+
+/// `authdeck accounts` (alias `ls`): every account with its derived state and expiry.
+struct AccountsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "accounts", abstract: "List accounts with their state and when their credentials expire.",
+        aliases: ["ls"])
+
+    @OptionGroup var global: GlobalOptions
+    @Flag(name: .long, help: "Print JSON (field names are stable; see authdeck(1)).") var json = false
+    @Option(name: .long, help: ArgumentHelp("Only this provider's accounts.", valueName: "id")) var provider: String?
+
+    func run() async throws {
+        let context = DeckContext(global)
+        let config = try context.loadConfig()
+        let store = try context.openStore()
+        let assessment = try context.assess(store, config)
+        let entries = assessment.entries.filter { provider == nil || $0.stored.account.providerId == provider }
+        let now = assessment.now
+        if json {
+            return try Output.json(entries.map { AccountJSON($0, now: now, skew: config.statePolicy.clockSkew) })
+        }
+        if entries.isEmpty {
+            Output.raw("No accounts yet.\n")
+            return
+        }
+        var table = TablePrinter("ID", "PROVIDER", "USER", "NAME", "REALM", "STATE", "EXPIRES", "LAST USED")
+        for e in entries {
+            let a = e.stored.account
+            let never = e.state.isUsable && e.usableUntil == nil
+            table.add([a.id, a.providerId, a.username, a.displayName, a.realm ?? "", e.state.label,
+                       ExpiryText.describe(e.expiry, now: now, neverExpires: never), ExpiryText.ago(a.lastUsedAt, now: now)])
+        }
+        Output.raw(table.render())
+    }
+}

@@ -1,0 +1,37 @@
+import ArgumentParser
+import AuthDeckCore
+
+/// `authdeck cookies ACCOUNT`: the account's cookies as a curl jar or a Cookie header.
+struct CookiesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cookies", abstract: "Print ACCOUNT's cookies as a Netscape jar (curl -b) or a Cookie header.")
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case netscape
+        case header
+    }
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "Account id, username, provider/username or a unique prefix.") var account: String
+    @Option(name: .long, help: "netscape (a jar for curl -b) or header (a Cookie: header line).") var format: Format = .netscape
+
+    func run() async throws {
+        let context = DeckContext(global)
+        let config = try context.loadConfig()
+        let store = try context.openStore()
+        let stored = try context.resolveAccount(account, in: store)
+        let now = context.clock.now()
+        let cookies = stored.credentials.cookies
+        guard stored.credentials.cookiesUsable(at: now, skew: config.statePolicy.clockSkew) else {
+            if cookies.isEmpty {
+                throw CLIError.failure("\(stored.account.id) holds no cookies (it is not a cookie-based account)")
+            }
+            throw CLIError.needsSignIn("the cookies of \(stored.account.id) have expired; run `authdeck refresh \(stored.account.id)`")
+        }
+        try? store.touch(accountId: stored.account.id, at: now)
+        switch format {
+        case .netscape: Output.raw(NetscapeCookieJar.render(cookies))
+        case .header: Output.raw("Cookie: " + NetscapeCookieJar.headerValue(cookies) + "\n")
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import ArgumentParser
+import AuthDeckCore
+
+/// `authdeck events`: the audit trail — what happened to which account, when and why.
+struct EventsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "events", abstract: "Show the audit trail of sign-ins, renewals, prunes and sign-outs.")
+
+    @OptionGroup var global: GlobalOptions
+    @Option(name: .long, help: ArgumentHelp("Only events this recent (e.g. 2h, 7d).", valueName: "span")) var since: String?
+    @Option(name: .long, help: ArgumentHelp("Only this account's events.", valueName: "account")) var account: String?
+    @Option(name: .long, help: "At most this many (the newest).") var limit: Int = 200
+    @Flag(name: .long, help: "Print JSON.") var json = false
+
+    struct EventJSON: Encodable {
+        var id: Int64?
+        var at: String
+        var kind: String
+        var account: String?
+        var provider: String?
+        var detail: String
+    }
+
+    func validate() throws {
+        if let since, TimeSpan(parsing: since) == nil {
+            throw ValidationError("--since \"\(since)\" is not a duration such as 2h or 7d")
+        }
+        if limit < 1 { throw ValidationError("--limit must be at least 1") }
+    }
+
+    func run() async throws {
+        let context = DeckContext(global)
+        let store = try context.openStore()
+        var accountId: String?
+        if let account {
+            // Events outlive their accounts (logout, purge), so an unknown id is still a filter.
+            let all = try store.accounts(includeQuarantined: true).map(\.account)
+            switch AccountMatcher.resolve(account, in: all) {
+            case .found(let a): accountId = a.id
+            case .ambiguous(let list):
+                throw CLIError.usage("\"\(account)\" matches \(list.count) accounts: \(list.map(\.id).joined(separator: ", "))")
+            case .notFound: accountId = account
+            }
+        }
+        let from = since.flatMap(TimeSpan.init(parsing:)).map { context.clock.now() - $0 }
+        let events = try store.events(since: from, accountId: accountId, limit: limit)
+        if json {
+            return try Output.json(events.map {
+                EventJSON(id: $0.id, at: $0.at.iso8601, kind: $0.kind.rawValue, account: $0.accountId,
+                          provider: $0.providerId, detail: $0.detail)
+            })
+        }
+        var table = TablePrinter("TIME", "EVENT", "ACCOUNT", "DETAIL")
+        for e in events { table.add([e.at.iso8601, e.kind.rawValue, e.accountId ?? "-", e.detail]) }
+        Output.raw(events.isEmpty ? "No events.\n" : table.render())
+    }
+}

@@ -1,0 +1,53 @@
+import ArgumentParser
+import AuthDeckCore
+import AuthDeckProviders
+
+/// `authdeck providers`: the configured providers, what each can do, and their accounts.
+struct ProvidersCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "providers", abstract: "List the configured providers and what each can do.")
+
+    @OptionGroup var global: GlobalOptions
+    @Flag(name: .long, help: "Print JSON.") var json = false
+
+    struct ProviderJSON: Encodable {
+        var id: String
+        var kind: String
+        var client_id: String?
+        var scopes: [String]
+        var flow: String?
+        var flows: [String]
+        var silent_renewal: Bool
+        var server_revocation: Bool
+        var credentials: [String]
+        var accounts: Int
+        var expected_realm: String?
+    }
+
+    func run() async throws {
+        let context = DeckContext(global)
+        let config = try context.loadConfig()
+        let store = try context.openStore()
+        let accounts = try store.accounts(includeQuarantined: false)
+        let rows = config.providers.map { p -> ProviderJSON in
+            let caps = ProviderCapabilities.of(p)
+            return ProviderJSON(id: p.id, kind: p.kind.rawValue, client_id: p.clientId, scopes: p.scopes,
+                                flow: p.flow?.rawValue, flows: caps.flows.map(\.rawValue), silent_renewal: caps.silentRenewal,
+                                server_revocation: caps.serverRevocation,
+                                credentials: (caps.producesTokens ? ["tokens"] : []) + (caps.producesCookies ? ["cookies"] : []),
+                                accounts: accounts.filter { $0.account.providerId == p.id }.count,
+                                expected_realm: p.expectedRealm)
+        }
+        if json { return try Output.json(rows) }
+        if rows.isEmpty {
+            Output.raw("No providers configured. Add [[provider]] tables to \(config.path) (see authdeck(1)).\n")
+            return
+        }
+        var table = TablePrinter("ID", "KIND", "ACCOUNTS", "FLOWS", "SILENT RENEWAL")
+        for (row, profile) in zip(rows, config.providers) {
+            table.add([row.id, profile.kind.label, String(row.accounts), row.flows.joined(separator: ","),
+                       ProviderCapabilities.renewalUnavailableReason(profile) ?? "yes"])
+        }
+        Output.raw(table.render())
+    }
+}

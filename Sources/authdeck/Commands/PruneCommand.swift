@@ -1,0 +1,114 @@
+import ArgumentParser
+import AuthDeckCore
+import AuthDeckTerminal
+import Foundation
+import AuthDeckStore
+
+/// `authdeck prune`: finds stale accounts, shows why, and moves them to a 30-day quarantine.
+///
+/// Nothing is deleted at once: pruned accounts keep their sealed credentials in the
+/// quarantine, `--undo` brings them back, and only after 30 days are they purged.
+struct PruneCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "prune", abstract: "Quarantine stale accounts (failed sign-ins, wrong tenant, duplicates…); --undo restores.")
+
+    static let quarantineDays: Int64 = 30
+
+    @OptionGroup var global: GlobalOptions
+    @Flag(name: .long, help: "Only list what would be pruned.") var dryRun = false
+    @Flag(name: .long, help: "Do not ask for confirmation (needed without a terminal).") var yes = false
+    @Flag(name: .long, help: "Restore quarantined accounts (all, or the ACCOUNTs given).") var undo = false
+    @Option(name: .long, parsing: .singleValue, help: ArgumentHelp("Only this reason (repeatable): \(PruneReason.allKeys.joined(separator: ", ")).", valueName: "reason"))
+    var reason: [String] = []
+    @Option(name: .long, help: ArgumentHelp("Only this provider's accounts.", valueName: "id")) var provider: String?
+    @Option(name: .long, help: ArgumentHelp("Treat accounts unused this long as stale (e.g. 90d).", valueName: "span"))
+    var olderThan: String?
+    @Flag(name: .long, help: "Print JSON.") var json = false
+    @Argument(help: "With --undo: the accounts to restore (ids or unique prefixes).") var accounts: [String] = []
+
+    struct CandidateJSON: Encodable {
+        var id: String
+        var provider: String
+        var username: String
+        var reason: String
+        var detail: String
+    }
+
+    struct ResultJSON: Encodable {
+        var dry_run: Bool
+        var pruned: [CandidateJSON]
+        var restored: [String]
+        var purged: [String]
+    }
+
+    func validate() throws {
+        if let bad = reason.first(where: { !PruneReason.allKeys.contains($0) }) {
+            throw ValidationError("unknown --reason \"\(bad)\"; one of \(PruneReason.allKeys.joined(separator: ", "))")
+        }
+        if let olderThan, TimeSpan(parsing: olderThan) == nil {
+            throw ValidationError("--older-than \"\(olderThan)\" is not a duration such as 90d or 12h")
+        }
+        if !accounts.isEmpty && !undo { throw ValidationError("ACCOUNT arguments go with --undo") }
+    }
+
+    func run() async throws {
+        let context = DeckContext(global)
+        let store = try context.openStore()
+        if undo { return try restore(context, store) }
+        var config = try context.loadConfig()
+        if let olderThan { config.pruneSettings.unusedAfter = TimeSpan(parsing: olderThan) }
+        let now = context.clock.now()
+        let candidates = PrunePolicy.candidates(
+            try store.accounts(includeQuarantined: false), providers: config.knownProviders,
+            settings: config.pruneSettings, statePolicy: config.statePolicy, now: now)
+            .filter { reason.isEmpty || reason.contains($0.reason.key) }
+            .filter { provider == nil || $0.account.providerId == provider }
+        let rows = candidates.map {
+            CandidateJSON(id: $0.account.id, provider: $0.account.providerId, username: $0.account.username,
+                          reason: $0.reason.key, detail: $0.reason.sentence)
+        }
+        if dryRun || candidates.isEmpty {
+            if json { return try Output.json(ResultJSON(dry_run: dryRun, pruned: rows, restored: [], purged: [])) }
+            Output.raw(candidates.isEmpty ? "Nothing to prune.\n" : listing(rows) + "\n\(rows.count) would be pruned (dry run).\n")
+            return
+        }
+        if !yes {
+            guard TerminalProbe.isInteractive else {
+                throw CLIError.usage("prune needs --yes when not run from a terminal (or --dry-run to preview)")
+            }
+            Output.raw(listing(rows) + "\nMove these \(rows.count) accounts to the quarantine (restorable for \(Self.quarantineDays) days)? [y/N] ")
+            guard let answer = readLine(), ["y", "yes"].contains(answer.lowercased()) else {
+                Output.raw("Nothing pruned.\n")
+                return
+            }
+        }
+        try store.quarantine(candidates, at: now)
+        let purged = try store.purgeQuarantine(before: now - .days(Self.quarantineDays))
+        if json { return try Output.json(ResultJSON(dry_run: false, pruned: rows, restored: [], purged: purged.map(\.id))) }
+        Output.raw(listing(rows) + "\nPruned \(rows.count). Undo with `authdeck prune --undo`.\n")
+    }
+
+    func listing(_ rows: [CandidateJSON]) -> String {
+        var table = TablePrinter("ID", "PROVIDER", "USER", "REASON")
+        for r in rows { table.add([r.id, r.provider, r.username, r.detail]) }
+        return table.render()
+    }
+
+    func restore(_ context: DeckContext, _ store: DeckStore) throws {
+        let quarantined = try store.accounts(includeQuarantined: true).filter { $0.account.quarantinedAt != nil }.map(\.account)
+        var ids: [String]?
+        if !accounts.isEmpty {
+            ids = try accounts.map { query in
+                switch AccountMatcher.resolve(query, in: quarantined) {
+                case .found(let a): return a.id
+                case .ambiguous(let list): throw CLIError.usage("\"\(query)\" matches \(list.count) quarantined accounts: \(list.map(\.id).joined(separator: ", "))")
+                case .notFound: throw CLIError.usage("no quarantined account matches \"\(query)\"")
+                }
+            }
+        }
+        let restored = try store.restore(ids: ids)
+        if json { return try Output.json(ResultJSON(dry_run: false, pruned: [], restored: restored.map(\.id), purged: [])) }
+        Output.raw(restored.isEmpty ? "The quarantine is empty.\n"
+                   : "Restored \(restored.count): \(restored.map(\.id).joined(separator: ", "))\n")
+    }
+}

@@ -1,0 +1,51 @@
+import ArgumentParser
+import AuthDeckCore
+import AuthDeckConfig
+
+/// `authdeck status`: where things live, which key source is active, and counts by state.
+struct StatusCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status", abstract: "Show the store, the key source and how many accounts are in each state.")
+
+    @OptionGroup var global: GlobalOptions
+    @Flag(name: .long, help: "Print JSON.") var json = false
+
+    struct StatusJSON: Encodable {
+        var version: String
+        var store: String
+        var key_source: String
+        var config: String
+        var config_exists: Bool
+        var providers: Int
+        var accounts: Int
+        var quarantined: Int
+        var states: [String: Int]
+        var warnings: [String]
+    }
+
+    func run() async throws {
+        let context = DeckContext(global)
+        let config = try context.loadConfig()
+        let store = try context.openStore()
+        let assessment = try context.assess(store, config)
+        let quarantined = try store.accounts(includeQuarantined: true).filter { $0.account.quarantinedAt != nil }.count
+        let counts = assessment.countsByState
+        if json {
+            try Output.json(StatusJSON(version: AuthDeckCore.version, store: store.location.databasePath,
+                                       key_source: store.keySource, config: config.path, config_exists: config.fileExists,
+                                       providers: config.providers.count, accounts: assessment.entries.count,
+                                       quarantined: quarantined, states: counts, warnings: store.warnings))
+            return
+        }
+        var out = "authdeck \(AuthDeckCore.version)\n"
+        out += "store:      \(store.location.databasePath)\n"
+        out += "key source: \(store.keySource)\n"
+        out += "config:     \(config.path)\(config.fileExists ? "" : " (not created yet: no providers)")\n"
+        out += "providers:  \(config.providers.count)\n"
+        out += "accounts:   \(assessment.entries.count)\(quarantined > 0 ? " (+\(quarantined) in quarantine)" : "")\n"
+        for key in AccountState.allKeys {
+            out += "  \(key.replacingOccurrences(of: "_", with: " ")): \(counts[key] ?? 0)\n"
+        }
+        Output.raw(out)
+    }
+}

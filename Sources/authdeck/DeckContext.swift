@@ -1,0 +1,60 @@
+import Foundation
+import AuthDeckCore
+import AuthDeckStore
+import AuthDeckConfig
+import AuthDeckProviders
+
+/// The composition root of one CLI invocation: resolves paths, opens the store and reads the
+/// config on demand, and hands out the clock. Commands get everything from here.
+struct DeckContext {
+    let environment: [String: String]
+    let location: StoreLocation
+    let configPath: String
+    let configExplicit: Bool
+    let clock: any WallClock
+
+    init(_ global: GlobalOptions, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.environment = environment
+        self.location = StoreLocation.resolve(storeFlag: global.store, environment: environment)
+        let resolved = DeckConfig.resolvePath(flag: global.config, environment: environment,
+                                              configHome: XDG.configHome(environment))
+        self.configPath = resolved.0
+        self.configExplicit = resolved.explicit
+        self.clock = SystemClock()
+    }
+
+    /// Opens the store, printing its non-fatal warnings (loose modes) to stderr.
+    func openStore() throws -> DeckStore {
+        let store = try DeckStore.open(location, clock: clock)
+        for warning in store.warnings { Output.warning(warning) }
+        return store
+    }
+
+    func loadConfig() throws -> DeckConfig {
+        try ConfigLoader.load(path: configPath, required: configExplicit)
+    }
+
+    /// The derived view of every account now.
+    func assess(_ store: DeckStore, _ config: DeckConfig) throws -> DeckAssessment {
+        let providers = Dictionary(config.providers.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        return DeckAssessment(accounts: try store.accounts(includeQuarantined: false), providers: config.knownProviders,
+                              statePolicy: config.statePolicy, pruneSettings: config.pruneSettings, now: clock.now(),
+                              silentRenewal: { stored in
+                                  providers[stored.account.providerId].map { ProviderCapabilities.of($0).silentRenewal } ?? false
+                              })
+    }
+
+    /// Resolves ACCOUNT or fails with exit status 2, listing candidates when ambiguous.
+    func resolveAccount(_ query: String, in store: DeckStore) throws -> StoredAccount {
+        let accounts = try store.accounts(includeQuarantined: false)
+        switch AccountMatcher.resolve(query, in: accounts.map(\.account)) {
+        case .found(let account):
+            return accounts.first { $0.account.id == account.id }!
+        case .ambiguous(let candidates):
+            let list = candidates.map { "  \($0.id)  \(TerminalText.inert($0.username)) (\($0.providerId))" }
+            throw CLIError.usage("\"\(query)\" matches \(candidates.count) accounts; use one of these ids:\n" + list.joined(separator: "\n"))
+        case .notFound:
+            throw CLIError.usage("no account matches \"\(query)\" (`authdeck accounts` lists them)")
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import AuthDeckCore
+
+/// The `--json` shape of one account: stable snake_case names documented in authdeck(1).
+/// Never carries a secret value; tokens and cookies are described, not included.
+struct AccountJSON: Encodable {
+    struct ErrorJSON: Encodable {
+        var `class`: String
+        var code: String
+        var remedy: String
+        var at: String
+    }
+    struct AccessTokenJSON: Encodable {
+        var scopes: [String]
+        var token_type: String
+        var obtained_at: String
+        var expires_at: String?
+        var valid: Bool
+    }
+    struct RefreshTokenJSON: Encodable {
+        var generation: Int
+        var obtained_at: String
+        var expires_at: String?
+    }
+    struct CookieJSON: Encodable {
+        var name: String
+        var domain: String
+        var path: String
+        var expires_at: String?
+        var secure: Bool
+        var http_only: Bool
+    }
+
+    var id: String
+    var provider: String
+    var subject: String
+    var username: String
+    var display_name: String
+    var realm: String?
+    var state: String
+    var state_reason: String?
+    var renewable: Bool?
+    var expires_at: String?
+    var expires_in_seconds: Int64?
+    var created_at: String
+    var last_sign_in_at: String?
+    var last_used_at: String?
+    var last_error: ErrorJSON?
+    var failed_attempts: Int
+    var access_tokens: [AccessTokenJSON]
+    var refresh_token: RefreshTokenJSON?
+    var cookies: [CookieJSON]
+    var id_token_claims: [String: String]
+    var quarantined_at: String?
+
+    init(_ entry: DeckAssessment.Entry, now: Instant, skew: TimeSpan) {
+        let a = entry.stored.account
+        let c = entry.stored.credentials
+        id = a.id
+        provider = a.providerId
+        subject = a.subject
+        username = a.username
+        display_name = a.displayName
+        realm = a.realm
+        state = entry.state.key
+        state_reason = entry.state.reason
+        if case .expired(let r) = entry.state { renewable = r }
+        expires_at = entry.expiry?.iso8601
+        expires_in_seconds = entry.expiry.map { ($0 - now).seconds }
+        created_at = a.createdAt.iso8601
+        last_sign_in_at = a.lastSignInAt?.iso8601
+        last_used_at = a.lastUsedAt?.iso8601
+        last_error = a.lastError.map { ErrorJSON(class: $0.errorClass.rawValue, code: $0.code, remedy: $0.remedy, at: $0.at.iso8601) }
+        failed_attempts = a.failedAttempts
+        access_tokens = c.accessTokens.map {
+            AccessTokenJSON(scopes: $0.scopes, token_type: $0.tokenType, obtained_at: $0.obtainedAt.iso8601,
+                            expires_at: $0.expiresAt?.iso8601, valid: $0.isValid(at: now, skew: skew))
+        }
+        refresh_token = c.refreshToken.map {
+            RefreshTokenJSON(generation: $0.generation, obtained_at: $0.obtainedAt.iso8601, expires_at: $0.expiresAt?.iso8601)
+        }
+        cookies = c.cookies.map {
+            CookieJSON(name: $0.name, domain: $0.domain, path: $0.path, expires_at: $0.expiresAt?.iso8601,
+                       secure: $0.secure, http_only: $0.httpOnly)
+        }
+        id_token_claims = c.idTokenClaims
+        quarantined_at = a.quarantinedAt?.iso8601
+    }
+}
