@@ -65,3 +65,5 @@ let package = Package(
         ], swiftSettings: strict),
     ]
 )
+
+package.targets.append(.testTarget(name: "AuthDeckOAuthTests", dependencies: ["AuthDeckOAuth"], swiftSettings: strict))

@@ -28,6 +28,11 @@ public enum NetscapeCookieJar {
         public var line: Int
         public var problem: String
         public var description: String { "line \(line): \(problem)" }
+
+        public init(line: Int, problem: String) {
+            self.line = line
+            self.problem = problem
+        }
     }
 
     /// Parses a jar; `makeID` supplies row ids. Comment and blank lines are skipped.

@@ -35,15 +35,31 @@ public final class DeckStore: Sendable {
     public static func open(_ location: StoreLocation, clock: any WallClock) throws -> DeckStore {
         let path = location.databasePath
         var warnings: [String] = []
+        func missingKey(_ store: String) -> String {
+            "key file is missing, and the store \(store) was sealed with it; restore the file or point AUTHDECK_KEY_FILE at it"
+        }
         let dir = (path as NSString).deletingLastPathComponent
         if let w = try FileSafety.ensurePrivateDirectory(dir.isEmpty ? "." : dir) { warnings.append(w) }
 
+        // The key file is checked before the database is opened, so a missing or broken key
+        // never leads to the database being touched (not even a WAL checkpoint).
+        let keyFile = KeyFile(path: location.keyFilePath)
+        var kek: SymmetricKey?
+        var keyCreated = false
         switch try StoreFileCheck.inspect(path) {
         case .absent:
+            // Key first: a crash between the two leaves a key and no store, never the reverse.
+            keyCreated = !keyFile.exists
+            kek = keyCreated ? try keyFile.create() : try keyFile.read()
             try FileSafety.createPrivateFile(path)
-        case .authdeck, .maybeAuthdeck:
+        case .authdeck:
             if let w = FileSafety.looseModeWarning(path) { warnings.append(w) }
+            guard keyFile.exists else { throw StoreError.keyFile(path: keyFile.path, detail: missingKey(path)) }
+            kek = try keyFile.read()
+        case .maybeAuthdeck:
+            kek = keyFile.exists ? try keyFile.read() : nil
         }
+        if !keyCreated, keyFile.exists, let w = FileSafety.looseModeWarning(keyFile.path) { warnings.append(w) }
 
         let pool: DatabasePool
         do {
@@ -69,16 +85,10 @@ public final class DeckStore: Sendable {
             throw StoreError.unreadable(path: path, detail: error.message ?? "\(error.resultCode)")
         }
 
-        let keyFile = KeyFile(path: location.keyFilePath)
         let wrapped = try pool.read { db in try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'data_key.file'") }
         let dataKey: SymmetricKey
         if let wrapped {
-            guard keyFile.exists else {
-                throw StoreError.keyFile(path: keyFile.path,
-                    detail: "key file is missing, and the store \(path) was sealed with it; restore the file or point AUTHDECK_KEY_FILE at it")
-            }
-            let kek = try keyFile.read()
-            if let w = FileSafety.looseModeWarning(keyFile.path) { warnings.append(w) }
+            guard let kek else { throw StoreError.keyFile(path: keyFile.path, detail: missingKey(path)) }
             do {
                 let raw = try AESSecretBox(key: kek).open(Array(wrapped), context: "authdeck/v1/meta/data_key/file")
                 dataKey = SymmetricKey(data: raw)
@@ -86,18 +96,17 @@ public final class DeckStore: Sendable {
                 throw StoreError.keyMismatch(keyPath: keyFile.path, storePath: path)
             }
         } else {
-            let created = !keyFile.exists
-            let kek = created ? try keyFile.create() : try keyFile.read()
-            if !created, let w = FileSafety.looseModeWarning(keyFile.path) { warnings.append(w) }
+            if kek == nil { keyCreated = true }
+            let wrappingKey = try kek ?? keyFile.create()
             dataKey = SymmetricKey(size: .bits256)
             let raw = dataKey.withUnsafeBytes { Array($0) }
-            let sealed = try AESSecretBox(key: kek).seal(raw, context: "authdeck/v1/meta/data_key/file")
+            let sealed = try AESSecretBox(key: wrappingKey).seal(raw, context: "authdeck/v1/meta/data_key/file")
             let now = clock.now()
             try pool.write { db in
                 try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('data_key.file', ?)", arguments: [Data(sealed)])
                 try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('key_source', 'file')")
                 try DeckStore.insertEvent(DeckEvent(at: now, kind: .keyCreated,
-                    detail: created ? "new key file \(keyFile.path)" : "data key wrapped with existing key file \(keyFile.path)"), db)
+                    detail: keyCreated ? "new key file \(keyFile.path)" : "data key wrapped with existing key file \(keyFile.path)"), db)
             }
         }
         return DeckStore(location: location, warnings: warnings, keySource: "key file \(keyFile.path)",

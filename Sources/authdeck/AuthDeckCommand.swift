@@ -1,7 +1,7 @@
 import ArgumentParser
 import AuthDeckCore
 
-/// The `authdeck` command: with no subcommand it opens the deck (for now: `status`).
+/// The `authdeck` command: with no subcommand it runs `status` (the TUI will take its place).
 struct AuthDeckCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "authdeck",
@@ -14,16 +14,8 @@ struct AuthDeckCommand: AsyncParsableCommand {
         version: AuthDeckCore.version,
         subcommands: [StatusCommand.self, ProvidersCommand.self, AccountsCommand.self, TokenCommand.self,
                       CookiesCommand.self, LogoutCommand.self, PruneCommand.self, EventsCommand.self],
-        defaultSubcommand: nil)
-
-    @OptionGroup var global: GlobalOptions
-
-    func run() async throws {
-        // The full-screen deck arrives with the TUI issue; until then the default is `status`.
-        var status = StatusCommand()
-        status.global = global
-        try await status.run()
-    }
+        // The full-screen deck arrives with the TUI issue; until then `authdeck` alone is `status`.
+        defaultSubcommand: StatusCommand.self)
 }
 
 /// Options every command takes.

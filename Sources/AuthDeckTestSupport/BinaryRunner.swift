@@ -1,0 +1,54 @@
+import Foundation
+
+/// Runs a built product (the real `authdeck` binary) and captures its output.
+public struct BinaryRunner: Sendable {
+    public struct Result: Sendable {
+        public var status: Int32
+        public var stdout: String
+        public var stderr: String
+    }
+
+    public let executable: String
+    public var environment: [String: String]
+
+    /// Finds `name` next to the test bundle (`.build/<config>/`), where SwiftPM puts products.
+    public init(product name: String, environment: [String: String]) {
+        let here = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        var candidates = [here.appendingPathComponent(name).path]
+        // Bundles may be nested (`X.xctest/Contents/MacOS`); walk up a few levels.
+        var dir = here
+        for _ in 0..<4 {
+            dir = dir.deletingLastPathComponent()
+            candidates.append(dir.appendingPathComponent(name).path)
+        }
+        executable = candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[0]
+        self.environment = environment
+    }
+
+    /// Runs with `arguments`, feeding `stdin`, waiting at most `timeout` seconds.
+    public func run(_ arguments: [String], stdin: String? = nil, timeout: TimeInterval = 60) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = environment
+        let out = Pipe(), err = Pipe(), input = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try? input.fileHandleForWriting.close()
+        // Read both pipes concurrently so a chatty child cannot block on a full pipe.
+        let group = DispatchGroup()
+        nonisolated(unsafe) var outData = Data(), errData = Data()
+        DispatchQueue.global().async(group: group) { outData = out.fileHandleForReading.readDataToEndOfFile() }
+        DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
+        if group.wait(timeout: .now() + timeout) == .timedOut {
+            process.terminate()
+            throw NSError(domain: "BinaryRunner", code: 1, userInfo: [NSLocalizedDescriptionKey: "\(arguments) timed out"])
+        }
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                      stderr: String(decoding: errData, as: UTF8.self))
+    }
+}

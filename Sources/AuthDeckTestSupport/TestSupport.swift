@@ -1,2 +1,0 @@
-/// AuthDeckTestSupport: fakes and fixtures shared by the test targets.
-public enum AuthDeckTestSupport {}

@@ -1,0 +1,233 @@
+import Testing
+import Foundation
+import AuthDeckCore
+import AuthDeckStore
+import AuthDeckTestSupport
+
+/// The real `authdeck` binary against a seeded store in temporary XDG directories.
+@Suite struct CLITests {
+    let dir = TempDirectory("authdeck-cli")
+    let fixture: DeckFixture
+    let runner: BinaryRunner
+    var storePath: String { dir.file("data/authdeck/authdeck.db") }
+    var keyPath: String { dir.file("data/authdeck/key") }
+    var configPath: String { dir.file("config/authdeck/config.toml") }
+
+    /// Seeds the fixture accounts (relative to the real clock, as the binary uses it).
+    init() throws {
+        let env = ["HOME": dir.path, "XDG_DATA_HOME": dir.file("data"), "XDG_CONFIG_HOME": dir.file("config"),
+                   "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
+        runner = BinaryRunner(product: "authdeck", environment: env)
+        fixture = DeckFixture(now: SystemClock().now())
+        let store = try DeckStore.open(StoreLocation.resolve(storeFlag: nil, environment: env), clock: SystemClock())
+        for stored in fixture.accounts { try store.insert(stored) }
+        try FileManager.default.createDirectory(atPath: dir.file("config/authdeck"), withIntermediateDirectories: true)
+        try DeckFixture.configTOML.write(toFile: configPath, atomically: true, encoding: .utf8)
+    }
+
+    func run(_ args: String...) throws -> BinaryRunner.Result { try runner.run(args) }
+
+    func jsonArray(_ text: String) throws -> [[String: Any]] {
+        try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
+    }
+
+    @Test func accountsJSONListsDerivedStatesAndExpiry() throws {
+        let r = try run("accounts", "--json")
+        #expect(r.status == 0, "\(r.stderr)")
+        let rows = try jsonArray(r.stdout)
+        #expect(rows.count == fixture.accounts.count)
+        var states: [String: String] = [:]
+        for row in rows { states[row["id"] as! String] = row["state"] as? String }
+        #expect(states == fixture.expectedStates)
+        let valid = try #require(rows.first { $0["id"] as? String == "work/0000a001" })
+        let expiresIn = try #require(valid["expires_in_seconds"] as? Int)
+        #expect((7000...7200).contains(expiresIn), "about 2 h left, got \(expiresIn)")
+        #expect(valid["expires_at"] is String)
+        #expect((valid["refresh_token"] as? [String: Any])?["generation"] as? Int == 3)
+        let needs = try #require(rows.first { $0["id"] as? String == "work/0000a005" })
+        #expect(needs["state_reason"] as? String == "MFA required — sign in again in the browser")
+        #expect((needs["last_error"] as? [String: Any])?["code"] as? String == "AADSTS50076")
+        for secret in fixture.secrets { #expect(!r.stdout.contains(secret)) }
+    }
+
+    @Test func lsIsAnAliasAndTheTableAlignsWideNames() throws {
+        let r = try run("ls")
+        #expect(r.status == 0)
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        let header = try #require(lines.first)
+        let taro = try #require(lines.first { $0.contains("本番 太郎") })
+        let jiro = try #require(lines.first { $0.contains("手須戸 二郎") })
+        func column(_ line: String, of word: String) -> Int {
+            // Display column where `word` starts.
+            let prefix = line.components(separatedBy: word)[0]
+            return prefix.reduce(0) { $0 + (($1.unicodeScalars.first!.value >= 0x1100) ? 2 : 1) }
+        }
+        #expect(column(taro, of: "signed in") == column(header, of: "STATE"))
+        #expect(column(jiro, of: "expiring soon") == column(header, of: "STATE"))
+    }
+
+    @Test func tokenPrintsTheValidTokenOnly() throws {
+        let r = try run("token", "work/0000a001")
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout == fixture.validTokenValue + "\n")
+        let byUser = try run("token", "jiro@contoso.com")
+        #expect(byUser.status == 0)
+        #expect(byUser.stdout.hasPrefix("fixture-secret-at-soon"))
+    }
+
+    @Test func tokenForAnExpiredAccountExitsThreeWithARemedy() throws {
+        let r = try run("token", "hanako")
+        #expect(r.status == 3)
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr == "authdeck: the access token of work/0000a003 has expired; renew it with `authdeck refresh work/0000a003`\n")
+        let mfa = try run("token", "mfa@contoso.com")
+        #expect(mfa.status == 3)
+        #expect(mfa.stderr.contains("MFA required"))
+        let scope = try run("token", "work/0000a001", "--scope", "Mail.Send")
+        #expect(scope.status == 3)
+        #expect(scope.stderr.contains("no valid token for scope Mail.Send"))
+    }
+
+    @Test func ambiguousAccountListsCandidatesAndExitsTwo() throws {
+        let r = try run("token", "taro@contoso.com")
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("matches 3 accounts"))
+        for id in ["work/0000a001", "work/0000a009", "sp/0000a012"] { #expect(r.stderr.contains(id)) }
+        let none = try run("token", "nobody")
+        #expect(none.status == 2)
+    }
+
+    @Test func pruneDryRunListsExactlyTheStaleOnes() throws {
+        let r = try run("prune", "--dry-run", "--json")
+        #expect(r.status == 0, "\(r.stderr)")
+        let object = try #require(JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let rows = try #require(object["pruned"] as? [[String: Any]])
+        var got: [String: String] = [:]
+        for row in rows { got[row["id"] as! String] = row["reason"] as? String }
+        #expect(got == fixture.expectedPrune)
+        // A dry run changes nothing.
+        #expect(try jsonArray(try run("accounts", "--json").stdout).count == fixture.accounts.count)
+    }
+
+    @Test func pruneRefusesWithoutATerminalThenPrunesAndUndoes() throws {
+        let refused = try run("prune")
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("--yes"))
+        let done = try run("prune", "--yes", "--reason", "wrong-tenant", "--reason", "duplicate")
+        #expect(done.status == 0, "\(done.stderr)")
+        let left = try jsonArray(try run("accounts", "--json").stdout).map { $0["id"] as! String }
+        #expect(!left.contains("prod/0000a008") && !left.contains("work/0000a009"))
+        #expect(left.count == fixture.accounts.count - 2)
+        let undo = try run("prune", "--undo", "prod/0000a008")
+        #expect(undo.status == 0)
+        #expect(undo.stdout.contains("Restored 1: prod/0000a008"))
+        let events = try run("events", "--json", "--account", "prod/0000a008")
+        let kinds = try jsonArray(events.stdout).map { $0["kind"] as! String }
+        #expect(kinds == ["pruned", "restored"])
+    }
+
+    @Test func cookiesAsJarAndHeader() throws {
+        let jar = try run("cookies", "sp/0000a012")
+        #expect(jar.status == 0)
+        #expect(jar.stdout.hasPrefix("# Netscape HTTP Cookie File"))
+        #expect(jar.stdout.contains("\tFedAuth\tfixture-secret-fedauth-"))
+        let header = try run("cookies", "sp/0000a012", "--format", "header")
+        #expect(header.stdout.hasPrefix("Cookie: FedAuth=fixture-secret-fedauth-"))
+        let notCookie = try run("cookies", "work/0000a001")
+        #expect(notCookie.status == 1)
+    }
+
+    @Test func logoutDeletesAndRecordsAnEvent() throws {
+        let r = try run("logout", "fb/0000a004")
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try run("token", "fb/0000a004").status == 2)
+        let events = try jsonArray(try run("events", "--json", "--since", "1h").stdout)
+        #expect(events.contains { $0["kind"] as? String == "logout" && $0["account"] as? String == "fb/0000a004" })
+    }
+
+    @Test func statusCountsByStateAndNamesTheKeySource() throws {
+        let r = try run("status", "--json")
+        let object = try #require(JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        #expect(object["key_source"] as? String == "key file \(keyPath)")
+        let states = try #require(object["states"] as? [String: Int])
+        var expected: [String: Int] = [:]
+        for state in fixture.expectedStates.values { expected[state, default: 0] += 1 }
+        for key in AccountState.allKeys where expected[key] == nil { expected[key] = 0 }
+        #expect(states == expected)
+        let plain = try run()
+        #expect(plain.status == 0 && plain.stdout.contains("key source: key file"))
+    }
+
+    @Test func storeAndKeyFilesArePrivate() throws {
+        func mode(_ p: String) -> Int { (try? FileManager.default.attributesOfItem(atPath: p)[.posixPermissions] as? Int) ?? -1 }
+        #expect(mode(storePath) == 0o600)
+        #expect(mode(keyPath) == 0o600)
+        for secret in fixture.secrets {
+            for file in [storePath, storePath + "-wal"] {
+                let blob = FileManager.default.contents(atPath: file) ?? Data()
+                #expect(blob.range(of: Data(secret.utf8)) == nil)
+            }
+        }
+    }
+
+    @Test func badFilesGetOneLineErrorsAndStayUntouched() throws {
+        // Garbage at the store path.
+        let garbage = dir.file("garbage.db")
+        try "not a database".write(toFile: garbage, atomically: true, encoding: .utf8)
+        let g = try run("status", "--store", garbage)
+        #expect(g.status == 1)
+        #expect(g.stderr == "authdeck: \(garbage): not an authdeck store (not an SQLite database); left untouched — move it away or pass --store\n")
+        #expect(try String(contentsOfFile: garbage, encoding: .utf8) == "not a database")
+
+        // A broken config.
+        let broken = "[[provider]]\nid = \"work\"\nkind = \"azuread\"\nscopes = \"openid\"\n"
+        try broken.write(toFile: configPath, atomically: true, encoding: .utf8)
+        let c = try run("accounts")
+        #expect(c.status == 1)
+        #expect(c.stderr == "authdeck: \(configPath): provider \"work\": \"scopes\" must be an array of strings (found a string)\n")
+        #expect(try String(contentsOfFile: configPath, encoding: .utf8) == broken)
+        try DeckFixture.configTOML.write(toFile: configPath, atomically: true, encoding: .utf8)
+
+        // An unreadable key file (a directory stands in: root reads any mode).
+        let key = FileManager.default.contents(atPath: keyPath)!
+        let store = FileManager.default.contents(atPath: storePath)!
+        try FileManager.default.removeItem(atPath: keyPath)
+        try FileManager.default.createDirectory(atPath: keyPath, withIntermediateDirectories: false)
+        let k = try run("accounts")
+        #expect(k.status == 1)
+        #expect(k.stderr.hasPrefix("authdeck: \(keyPath): "))
+        #expect(k.stderr.split(separator: "\n").count == 1)
+        // A damaged key file.
+        try FileManager.default.removeItem(atPath: keyPath)
+        try "authdeck-key-v1:short".write(toFile: keyPath, atomically: true, encoding: .utf8)
+        let d = try run("accounts")
+        #expect(d.stderr == "authdeck: \(keyPath): key file is damaged: the key is not 32 bytes of base64\n")
+        #expect(try String(contentsOfFile: keyPath, encoding: .utf8) == "authdeck-key-v1:short")
+        #expect(FileManager.default.contents(atPath: storePath) == store)
+        try FileManager.default.removeItem(atPath: keyPath)
+        FileManager.default.createFile(atPath: keyPath, contents: key)
+        #expect(try run("accounts").status == 0)
+    }
+
+    @Test func usageErrorsExitTwoAndCompletionsGenerate() throws {
+        #expect(try run("frobnicate").status == 2)
+        #expect(try run("events", "--since", "soon").status == 2)
+        let version = try run("--version")
+        #expect(version.status == 0 && version.stdout == AuthDeckCore.version + "\n")
+        for shell in ["bash", "zsh", "fish"] {
+            let c = try run("--generate-completion-script", shell)
+            #expect(c.status == 0 && c.stdout.contains("authdeck"), "\(shell)")
+        }
+    }
+
+    @Test func serverTextIsInertInTables() throws {
+        let env = runner.environment
+        let store = try DeckStore.open(StoreLocation.resolve(storeFlag: nil, environment: env), clock: SystemClock())
+        try store.insert(StoredAccount(account: Account(
+            id: "gl/evil0001", providerId: "gl", subject: "evil", username: "evil@example.jp",
+            displayName: "\u{1b}]0;owned\u{07}\u{1b}[2J", createdAt: SystemClock().now(), lastSignInAt: SystemClock().now())))
+        let r = try run("ls")
+        #expect(!r.stdout.contains("\u{1b}"))
+        #expect(r.stdout.contains("␛]0;owned␇␛[2J"))
+    }
+}

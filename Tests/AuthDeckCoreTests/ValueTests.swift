@@ -1,0 +1,105 @@
+import Testing
+import AuthDeckCore
+
+/// Time values, matching, cookie jars and terminal-safe text.
+@Suite struct ValueTests {
+    @Test(arguments: [("90d", 7_776_000), ("1h30m", 5400), ("45s", 45), ("2w", 1_209_600), ("120", 120), (" 10m ", 600)])
+    func timeSpanParses(text: String, seconds: Int64) {
+        #expect(TimeSpan(parsing: text)?.seconds == seconds)
+    }
+
+    @Test(arguments: ["", "d", "10x", "1.5h", "-3d", "h10", "10m5", "99999999999999999999d"])
+    func timeSpanRejects(text: String) {
+        #expect(TimeSpan(parsing: text) == nil)
+    }
+
+    @Test func timeSpanFormats() {
+        #expect(TimeSpan.seconds(724).compact == "12m 04s")
+        #expect(TimeSpan.seconds(3 * 3600 + 5 * 60).compact == "3h 05m")
+        #expect(TimeSpan.days(2).compact == "2d 00h")
+        #expect(TimeSpan.seconds(5400).description == "1h30m")
+        #expect(TimeSpan(parsing: TimeSpan.seconds(93_784).description)?.seconds == 93_784)
+    }
+
+    @Test func instantFormatsAsRFC3339() {
+        #expect(Instant(secondsSinceEpoch: 0).iso8601 == "1970-01-01T00:00:00Z")
+        #expect(Instant(secondsSinceEpoch: 1_795_000_000).iso8601 == "2026-11-18T11:06:40Z")
+        #expect(Instant(secondsSinceEpoch: 951_782_400).iso8601 == "2000-02-29T00:00:00Z")
+        #expect(Instant(secondsSinceEpoch: -1).iso8601 == "1969-12-31T23:59:59Z")
+    }
+
+    @Test func expiryText() {
+        let now = Instant(secondsSinceEpoch: 1000)
+        #expect(ExpiryText.describe(now + .seconds(724), now: now) == "in 12m 04s")
+        #expect(ExpiryText.describe(now - .hours(3), now: now) == "expired 3h 00m ago")
+        #expect(ExpiryText.describe(nil, now: now, neverExpires: true) == "no expiry")
+        #expect(ExpiryText.ago(nil, now: now) == "never")
+    }
+
+    func acct(_ id: String, _ user: String) -> Account {
+        Account(id: id, providerId: String(id.split(separator: "/")[0]), subject: id, username: user,
+                createdAt: Instant(secondsSinceEpoch: 0))
+    }
+
+    @Test func matcherResolvesIdsUsernamesAndPrefixes() {
+        let all = [acct("work/aa11", "taro@contoso.com"), acct("prod/bb22", "taro@contoso.com"), acct("fb/cc33", "hanako")]
+        #expect(AccountMatcher.resolve("work/aa11", in: all) == .found(all[0]))
+        #expect(AccountMatcher.resolve("prod/TARO@contoso.com", in: all) == .found(all[1]))
+        #expect(AccountMatcher.resolve("hanako", in: all) == .found(all[2]))
+        #expect(AccountMatcher.resolve("fb", in: all) == .found(all[2]))
+        #expect(AccountMatcher.resolve("han", in: all) == .found(all[2]))
+        #expect(AccountMatcher.resolve("taro@contoso.com", in: all) == .ambiguous([all[1], all[0]]))
+        #expect(AccountMatcher.resolve("t", in: all) == .ambiguous([all[1], all[0]]))
+        #expect(AccountMatcher.resolve("nobody", in: all) == .notFound)
+        #expect(AccountMatcher.resolve("  ", in: all) == .notFound)
+    }
+
+    @Test func netscapeJarRoundTrips() throws {
+        let cookies = [
+            Cookie(id: "1", name: "FedAuth", value: Secret("77u/PD94"), domain: "contoso.sharepoint.com", path: "/",
+                   expiresAt: Instant(secondsSinceEpoch: 1_800_000_000), secure: true, httpOnly: true),
+            Cookie(id: "2", name: "rtFa", value: Secret("abc"), domain: ".sharepoint.com", path: "/", expiresAt: nil,
+                   secure: true, httpOnly: false),
+        ]
+        let text = NetscapeCookieJar.render(cookies)
+        #expect(text.contains("#HttpOnly_contoso.sharepoint.com\tFALSE\t/\tTRUE\t1800000000\tFedAuth\t77u/PD94\n"))
+        #expect(text.contains(".sharepoint.com\tTRUE\t/\tTRUE\t0\trtFa\tabc\n"))
+        var n = 0
+        let back = try NetscapeCookieJar.parse(text) { n += 1; return String(n) }
+        #expect(back.map(\.name) == ["FedAuth", "rtFa"])
+        #expect(back.map(\.value) == cookies.map(\.value))
+        #expect(back.map(\.expiresAt) == cookies.map(\.expiresAt))
+        #expect(back.map(\.httpOnly) == [true, false])
+        #expect(NetscapeCookieJar.headerValue(cookies) == "FedAuth=77u/PD94; rtFa=abc")
+    }
+
+    @Test func netscapeJarErrorsNameTheLine() {
+        #expect(throws: NetscapeCookieJar.ParseError(line: 2, problem: "expected 7 tab-separated fields, found 3")) {
+            try NetscapeCookieJar.parse("# c\na\tb\tc\n") { "x" }
+        }
+        #expect(throws: NetscapeCookieJar.ParseError(line: 1, problem: "expiry \"soon\" is not a number of seconds")) {
+            try NetscapeCookieJar.parse("h\tFALSE\t/\tTRUE\tsoon\tn\tv") { "x" }
+        }
+    }
+
+    @Test func terminalTextIsInert() {
+        let hostile = "\u{1b}]0;owned\u{07}\u{1b}[2J名前\u{202E}"
+        let safe = TerminalText.inert(hostile)
+        #expect(!safe.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || $0.value == 0x202E })
+        #expect(safe == "␛]0;owned␇␛[2J名前\u{FFFD}")
+    }
+
+    @Test func secretNeverPrintsItself() {
+        let s = Secret("hunter2")
+        #expect("\(s)" == "‹redacted›")
+        #expect(String(describing: [s]).contains("hunter2") == false)
+        #expect(String(reflecting: s).contains("hunter2") == false)
+    }
+
+    @Test func accountIdsArePrefixedAndHex() {
+        var rng = SystemRandomNumberGenerator()
+        let id = Account.makeID(provider: "work", using: &rng)
+        #expect(id.hasPrefix("work/") && id.count == 13)
+        #expect(id.dropFirst(5).allSatisfy { $0.isHexDigit })
+    }
+}

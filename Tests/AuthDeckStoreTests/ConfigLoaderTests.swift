@@ -1,0 +1,81 @@
+import Testing
+import Foundation
+import AuthDeckCore
+import AuthDeckConfig
+import AuthDeckTestSupport
+
+/// config.toml: the fixture config loads, and each mistake gets a message naming the
+/// provider, the key and the real problem.
+@Suite struct ConfigLoaderTests {
+    @Test func fixtureConfigLoads() throws {
+        let config = try ConfigLoader.parse(DeckFixture.configTOML, path: "c.toml")
+        #expect(config.providers.map(\.id) == ["work", "prod", "sp", "fb", "gl"])
+        #expect(config.providers[0].scopes == ["openid", "offline_access", "User.Read"])
+        #expect(config.providers[0].flow == .device)
+        #expect(config.providers[1].expectedRealm == DeckFixture.prodTenant)
+        #expect(config.providers[0].expectedRealm == nil)
+        #expect(config.providers[4].endpoints["issuer"] == "http://127.0.0.1:4593/api/oidc")
+        #expect(config.statePolicy == StatePolicy(expiringSoonWindow: .minutes(10), clockSkew: .seconds(60)))
+        #expect(config.pruneSettings.unusedAfter == .days(90))
+    }
+
+    func message(_ toml: String) -> String {
+        do {
+            _ = try ConfigLoader.parse(toml, path: "/home/u/.config/authdeck/config.toml")
+            return "no error"
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @Test(arguments: [
+        ("[[provider]]\nid = \"work\"\nkind = \"azuread\"\nscopes = \"openid\"",
+         "/home/u/.config/authdeck/config.toml: provider \"work\": \"scopes\" must be an array of strings (found a string)"),
+        ("[[provider]]\nid = \"work\"\nkind = \"azuread\"\nscope = [\"openid\"]",
+         "/home/u/.config/authdeck/config.toml: provider \"work\": unknown key \"scope\" (did you mean \"scopes\"?)"),
+        ("[[provider]]\nid = \"work\"\nkind = \"azure\"",
+         "/home/u/.config/authdeck/config.toml: provider \"work\": \"kind\" must be one of azuread, sharepoint, facebook, oam, oidc (found \"azure\")"),
+        ("[[provider]]\nid = \"work\"\nkind = \"oidc\"\nclient_secret = \"x\"",
+         "/home/u/.config/authdeck/config.toml: provider \"work\": \"client_secret\": secrets are never read from config.toml; use client_secret_file or client_secret_env"),
+        ("[[provider]]\nkind = \"oidc\"",
+         "/home/u/.config/authdeck/config.toml: provider #1: \"id\" is required"),
+        ("[[provider]]\nid = \"a\"\nkind = \"oidc\"\n[[provider]]\nid = \"a\"\nkind = \"oidc\"",
+         "/home/u/.config/authdeck/config.toml: provider \"a\": id is used by an earlier provider too"),
+        ("[[provider]]\nid = \"a\"\nkind = \"oidc\"\nscopes = [\"openid\", 3]",
+         "/home/u/.config/authdeck/config.toml: provider \"a\": \"scopes\" must be an array of strings (item 2 is an integer)"),
+        ("[[provider]]\nid = \"a\"\nkind = \"oidc\"\nendpoints = { issuer = \"ftp://x\" }",
+         "/home/u/.config/authdeck/config.toml: provider \"a\": \"endpoints.issuer\" must be an http(s) URL (found \"ftp://x\")"),
+        ("[[provider]]\nid = \"a\"\nkind = \"oidc\"\nflow = \"magic\"",
+         "/home/u/.config/authdeck/config.toml: provider \"a\": \"flow\" must be one of device, browser, password, client, import (found \"magic\")"),
+        ("expiring_soon = \"soon\"",
+         "/home/u/.config/authdeck/config.toml: \"expiring_soon\" must be a duration such as \"10m\", \"12h\" or \"90d\" (found \"soon\")"),
+        ("[prune]\nunused = \"90d\"",
+         "/home/u/.config/authdeck/config.toml: [prune]: unknown key \"unused\"; known keys: sign_in_grace, rejected_grace, unused_after"),
+        ("provider = \"work\"",
+         "/home/u/.config/authdeck/config.toml: \"provider\" must be an array of tables: write each one as [[provider]]"),
+        ("thme = \"dark\"",
+         "/home/u/.config/authdeck/config.toml: unknown key \"thme\"; known keys: expiring_soon, clock_skew, prune, provider"),
+    ])
+    func mistakesAreWorded(toml: String, expected: String) {
+        #expect(message(toml) == expected)
+    }
+
+    @Test func syntaxErrorsCarryLineAndColumn() {
+        let m = message("[[provider]]\nid = \"a\"\nkind = ")
+        #expect(m.hasPrefix("/home/u/.config/authdeck/config.toml: line 3, column"))
+    }
+
+    @Test func unusedAfterCanBeOff() throws {
+        let config = try ConfigLoader.parse("[prune]\nunused_after = \"off\"", path: "c")
+        #expect(config.pruneSettings.unusedAfter == nil)
+    }
+
+    @Test func missingFileIsDefaultUnlessExplicit() throws {
+        let dir = TempDirectory()
+        let implicit = try ConfigLoader.load(path: dir.file("none.toml"), required: false)
+        #expect(!implicit.fileExists && implicit.providers.isEmpty && implicit.knownProviders == nil)
+        #expect(throws: ConfigError(path: dir.file("none.toml"), location: nil, problem: "no such file")) {
+            try ConfigLoader.load(path: dir.file("none.toml"), required: true)
+        }
+    }
+}

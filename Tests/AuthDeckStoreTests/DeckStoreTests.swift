@@ -1,0 +1,225 @@
+import Testing
+import Foundation
+import GRDB
+import AuthDeckCore
+import AuthDeckStore
+import AuthDeckTestSupport
+
+/// The store on real temporary files: permissions, round trips, sealing, refusal to touch
+/// what is not ours.
+@Suite struct DeckStoreTests {
+    let clock = MutableClock(Instant(secondsSinceEpoch: 1_800_000_000))
+
+    func location(_ dir: TempDirectory) -> StoreLocation {
+        StoreLocation(databasePath: dir.file("data/authdeck.db"), keyFilePath: dir.file("data/key"))
+    }
+
+    func mode(_ path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions]) as? Int) ?? -1
+    }
+
+    func bytes(_ path: String) -> Data { FileManager.default.contents(atPath: path) ?? Data() }
+
+    @Test func createsPrivateFilesAndDirectory() throws {
+        let dir = TempDirectory()
+        let loc = location(dir)
+        let store = try DeckStore.open(loc, clock: clock)
+        #expect(mode(loc.databasePath) == 0o600)
+        #expect(mode(loc.keyFilePath) == 0o600)
+        #expect(mode(dir.file("data")) == 0o700)
+        #expect(store.warnings.isEmpty)
+        #expect(store.keySource == "key file \(loc.keyFilePath)")
+        #expect(try store.events(since: nil, accountId: nil, limit: nil).map(\.kind) == [.keyCreated])
+    }
+
+    @Test func warnsAboutLooseModes() throws {
+        let dir = TempDirectory()
+        let loc = location(dir)
+        _ = try DeckStore.open(loc, clock: clock)
+        chmod(loc.databasePath, 0o644)
+        chmod(loc.keyFilePath, 0o640)
+        let again = try DeckStore.open(loc, clock: clock)
+        #expect(again.warnings.count == 2)
+        #expect(again.warnings.allSatisfy { $0.contains("0600") })
+    }
+
+    @Test func roundTripsEveryCredentialKind() throws {
+        let dir = TempDirectory()
+        let store = try DeckStore.open(location(dir), clock: clock)
+        let fixture = DeckFixture(now: clock.now())
+        for stored in fixture.accounts { try store.insert(stored) }
+        let loaded = try store.accounts(includeQuarantined: false)
+        #expect(Set(loaded) == Set(fixture.accounts))
+        let one = try store.account(id: "sp/0000a012")
+        #expect(one == fixture.accounts.first { $0.account.id == "sp/0000a012" })
+    }
+
+    @Test func noSecretReachesTheFileOrTheWAL() throws {
+        let dir = TempDirectory()
+        let loc = location(dir)
+        let store = try DeckStore.open(loc, clock: clock)
+        let fixture = DeckFixture(now: clock.now())
+        for stored in fixture.accounts { try store.insert(stored) }
+        var extra = fixture.accounts[0]
+        extra.credentials.extras["oam.password"] = Secret("fixture-secret-password-Zq8")
+        try store.replaceCredentials(extra.credentials, accountId: extra.account.id)
+        // While the store is open the WAL holds the recent pages: check every file.
+        let files = [loc.databasePath, loc.databasePath + "-wal", loc.databasePath + "-shm"]
+        let blobs = files.map(bytes)
+        #expect(blobs[1].count > 0, "the WAL should hold the writes")
+        for secret in fixture.secrets + ["fixture-secret-password-Zq8"] {
+            for (file, blob) in zip(files, blobs) {
+                #expect(blob.range(of: Data(secret.utf8)) == nil, "\(secret) found in \(file)")
+            }
+        }
+        // And the values are really there, sealed: they read back.
+        #expect(try store.account(id: extra.account.id)?.credentials.extras["oam.password"] == Secret("fixture-secret-password-Zq8"))
+    }
+
+    @Test func aSealedValueMovedToAnotherRowDoesNotOpen() throws {
+        let dir = TempDirectory()
+        let loc = location(dir)
+        let store = try DeckStore.open(loc, clock: clock)
+        let fixture = DeckFixture(now: clock.now())
+        for stored in fixture.accounts.prefix(2) { try store.insert(stored) }
+        try store.write { db in
+            try db.execute(sql: "UPDATE access_tokens SET sealed_value = (SELECT sealed_value FROM access_tokens WHERE id = 'at-soon') WHERE id = 'at-valid'")
+        }
+        #expect(throws: StoreError.self) { try store.accounts(includeQuarantined: false) }
+    }
+
+    @Test func refusesGarbageAndLeavesItUntouched() throws {
+        let dir = TempDirectory()
+        let loc = location(dir)
+        try FileManager.default.createDirectory(atPath: dir.file("data"), withIntermediateDirectories: true)
+        let garbage = Data("this is not a database, it is a shopping list\n".utf8)
+        FileManager.default.createFile(atPath: loc.databasePath, contents: garbage)
+        #expect(throws: StoreError.notADatabase(path: loc.databasePath, detail: "not an SQLite database")) {
+            try DeckStore.open(loc, clock: clock)
+        }
+        #expect(bytes(loc.databasePath) == garbage)
+        #expect(!FileManager.default.fileExists(atPath: loc.keyFilePath), "no key is made for a store we refused")
+    }
+
+    @Test func refusesAnotherProgramsSQLiteDatabase() throws {
+        let dir = TempDirectory()
+        let loc = location(dir)
+        try FileManager.default.createDirectory(atPath: dir.file("data"), withIntermediateDirectories: true)
+        let queue = try DatabaseQueue(path: loc.databasePath)
+        try queue.write { db in try db.execute(sql: "CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('keep me')") }
+        try queue.close()
+        let before = bytes(loc.databasePath)
+        #expect(throws: StoreError.notADatabase(path: loc.databasePath, detail: "an SQLite database of another program")) {
+            try DeckStore.open(loc, clock: clock)
+        }
+        #expect(bytes(loc.databasePath) == before)
+    }
+
+    @Test func refusesADamagedStoreWithoutWriting() throws {
+        let dir = TempDirectory()
+        let loc = location(dir)
+        do {
+            let store = try DeckStore.open(loc, clock: clock)
+            for stored in DeckFixture(now: clock.now()).accounts { try store.insert(stored) }
+        }
+        var damaged = bytes(loc.databasePath)
+        #expect(damaged.count > 8192)
+        // Keep the header (so it still looks like ours) and wreck the schema pages.
+        for i in 100..<min(damaged.count, 40_000) { damaged[i] = UInt8(truncatingIfNeeded: i &* 31) }
+        FileManager.default.createFile(atPath: loc.databasePath, contents: damaged)
+        try? FileManager.default.removeItem(atPath: loc.databasePath + "-wal")
+        try? FileManager.default.removeItem(atPath: loc.databasePath + "-shm")
+        #expect(throws: StoreError.self) { try DeckStore.open(loc, clock: clock) }
+        #expect(bytes(loc.databasePath) == damaged)
+    }
+
+    @Test func keyFileProblemsAreNamedAndNothingIsReplaced() throws {
+        let dir = TempDirectory()
+        let loc = location(dir)
+        _ = try DeckStore.open(loc, clock: clock)
+        let goodKey = bytes(loc.keyFilePath)
+        let store = bytes(loc.databasePath)
+
+        // Missing.
+        try FileManager.default.removeItem(atPath: loc.keyFilePath)
+        #expect(throws: StoreError.self) { try DeckStore.open(loc, clock: clock) }
+        #expect(!FileManager.default.fileExists(atPath: loc.keyFilePath), "a missing key must not be silently re-created")
+        // Garbage.
+        FileManager.default.createFile(atPath: loc.keyFilePath, contents: Data("garbage".utf8))
+        do {
+            _ = try DeckStore.open(loc, clock: clock)
+            Issue.record("opened with a garbage key")
+        } catch let e as StoreError {
+            #expect(e.description.hasPrefix(loc.keyFilePath + ": not an authdeck key file"))
+        }
+        // A directory where the key should be.
+        try FileManager.default.removeItem(atPath: loc.keyFilePath)
+        try FileManager.default.createDirectory(atPath: loc.keyFilePath, withIntermediateDirectories: false)
+        #expect(throws: StoreError.self) { try DeckStore.open(loc, clock: clock) }
+        try FileManager.default.removeItem(atPath: loc.keyFilePath)
+        // Checked before the database is opened: not a byte of it changed.
+        #expect(bytes(loc.databasePath) == store)
+        // Another valid key: the store must be opened to read its wrapped data key, so SQLite
+        // may checkpoint its WAL; the content stays the same (the right key opens it below).
+        let other = TempDirectory()
+        _ = try DeckStore.open(location(other), clock: clock)
+        FileManager.default.createFile(atPath: loc.keyFilePath, contents: bytes(location(other).keyFilePath))
+        #expect(throws: StoreError.keyMismatch(keyPath: loc.keyFilePath, storePath: loc.databasePath)) {
+            try DeckStore.open(loc, clock: clock)
+        }
+        // The right key still opens it.
+        try FileManager.default.removeItem(atPath: loc.keyFilePath)
+        FileManager.default.createFile(atPath: loc.keyFilePath, contents: goodKey)
+        _ = try DeckStore.open(loc, clock: clock)
+    }
+
+    @Test func quarantineRestoreAndPurge() throws {
+        let dir = TempDirectory()
+        let store = try DeckStore.open(location(dir), clock: clock)
+        let fixture = DeckFixture(now: clock.now())
+        for stored in fixture.accounts { try store.insert(stored) }
+        let candidates = PrunePolicy.candidates(fixture.accounts, providers: nil, settings: .standard,
+                                                statePolicy: .standard, now: clock.now())
+        #expect(!candidates.isEmpty)
+        try store.quarantine(candidates, at: clock.now())
+        let live = try store.accounts(includeQuarantined: false)
+        #expect(live.count == fixture.accounts.count - candidates.count)
+        let restored = try store.restore(ids: [candidates[0].account.id])
+        #expect(restored.map(\.id) == [candidates[0].account.id])
+        #expect(try store.account(id: candidates[0].account.id)?.credentials
+                == fixture.accounts.first { $0.account.id == candidates[0].account.id }?.credentials)
+        clock.advance(.days(31))
+        let purged = try store.purgeQuarantine(before: clock.now() - .days(30))
+        #expect(Set(purged.map(\.id)) == Set(candidates.dropFirst().map(\.account.id)))
+        #expect(try store.accounts(includeQuarantined: true).count == fixture.accounts.count - candidates.count + 1)
+        let kinds = try store.events(since: nil, accountId: nil, limit: nil).map(\.kind)
+        #expect(kinds.filter { $0 == .pruned }.count == candidates.count)
+        #expect(kinds.filter { $0 == .restored }.count == 1)
+        #expect(kinds.filter { $0 == .purged }.count == candidates.count - 1)
+    }
+
+    @Test func eventsFilterBySinceAndAccount() throws {
+        let dir = TempDirectory()
+        let store = try DeckStore.open(location(dir), clock: clock)
+        let t0 = clock.now()
+        try store.append(DeckEvent(at: t0 - .days(2), kind: .signInSucceeded, accountId: "a/1", providerId: "a"))
+        try store.append(DeckEvent(at: t0 - .hours(1), kind: .refreshed, accountId: "a/1", providerId: "a"))
+        try store.append(DeckEvent(at: t0 - .minutes(5), kind: .logout, accountId: "b/2", providerId: "b"))
+        // In insertion order; opening the store logged key_created at t0 too.
+        #expect(try store.events(since: t0 - .hours(2), accountId: nil, limit: nil).map(\.kind) == [.keyCreated, .refreshed, .logout])
+        #expect(try store.events(since: nil, accountId: "a/1", limit: nil).map(\.kind) == [.signInSucceeded, .refreshed])
+        #expect(try store.events(since: nil, accountId: nil, limit: 1).map(\.kind) == [.logout])
+    }
+
+    @Test func migrationsAreRecordedByNameAndReopenIsIdempotent() throws {
+        let dir = TempDirectory()
+        let loc = location(dir)
+        _ = try DeckStore.open(loc, clock: clock)
+        _ = try DeckStore.open(loc, clock: clock)
+        let queue = try DatabaseQueue(path: loc.databasePath)
+        let names = try queue.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
+        #expect(names == ["001-initial"])
+        let appID = try queue.read { db in try Int32.fetchOne(db, sql: "PRAGMA application_id") }
+        #expect(appID == 0x4144_4B31)
+    }
+}
