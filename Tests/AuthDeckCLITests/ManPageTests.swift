@@ -1,0 +1,27 @@
+import Testing
+import Foundation
+
+/// The man page renders with man(1) and documents every command the binary has.
+@Suite struct ManPageTests {
+    @Test func rendersAndNamesEveryCommand() throws {
+        let page = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../man/authdeck.1").standardized.path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["man", "-l", page]
+        process.environment = ["MANPAGER": "cat", "PAGER": "cat", "MANWIDTH": "100", "PATH": "/usr/bin:/bin"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = Pipe()
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        for heading in ["SYNOPSIS", "COMMANDS", "OPTIONS", "FILES", "ENVIRONMENT", "EXIT STATUS"] {
+            #expect(text.contains(heading), "\(heading)")
+        }
+        for command in ["status", "providers", "accounts", "token", "cookies", "logout", "prune", "events"] {
+            #expect(text.contains("authdeck \(command)"), "\(command)")
+        }
+    }
+}
