@@ -8,6 +8,9 @@ public protocol AccountStore: Sendable {
     func account(id: String) throws -> StoredAccount?
     /// Adds an account and its credentials.
     func insert(_ stored: StoredAccount) throws
+    /// Saves a completed sign-in in one transaction: the account row (inserted, or updated
+    /// when it exists), all its credentials, and the event.
+    func saveSignIn(_ account: Account, credentials: Credentials, event: DeckEvent) throws
     /// Rewrites the account row (identity, times, last error); credentials are untouched.
     func update(_ account: Account) throws
     /// Replaces every credential of an account at once.
@@ -21,5 +24,21 @@ public protocol AccountStore: Sendable {
     /// Deletes quarantined accounts that were quarantined at or before `before`.
     func purgeQuarantine(before: Instant) throws -> [Account]
     func append(_ event: DeckEvent) throws
+
+    // MARK: Renewal single-flight (across processes)
+
+    /// Takes the renewal lease of an account for `holder` until `until`, in an IMMEDIATE
+    /// transaction. Succeeds when there is no lease, it lapsed, its holder process is gone,
+    /// or `holder` already has it; false when someone else holds it.
+    func acquireRenewalLease(accountId: String, holder: String, until: Instant, now: Instant) throws -> Bool
+    func releaseRenewalLease(accountId: String, holder: String) throws
+    /// Commits renewed credentials only if the refresh token's generation is still
+    /// `expectedGeneration` (nil: the account had none); clears the last error, records the
+    /// event, and returns false (writing nothing) when another writer got there first.
+    func commitRenewal(_ credentials: Credentials, accountId: String, expectedGeneration: Int?,
+                       event: DeckEvent) throws -> Bool
+    /// Records a failed renewal or sign-in: sets the last error (when given), bumps the
+    /// failure count, appends the event. Never touches credentials.
+    func recordFailure(accountId: String, error: AccountError?, event: DeckEvent) throws
     func events(since: Instant?, accountId: String?, limit: Int?) throws -> [DeckEvent]
 }

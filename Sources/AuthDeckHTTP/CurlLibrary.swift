@@ -10,6 +10,11 @@ public enum CurlLibrary {
         }
     }
 
+    /// `load()` with its failure as an `HTTPError`, for the request path.
+    static func loadForHTTP() throws {
+        do { try load() } catch let error as CurlLoadError { throw HTTPError.unavailable(error.message) }
+    }
+
     /// The loaded library's version line (`libcurl/7.88.1 OpenSSL/3.0.x …`).
     public static var version: String {
         String(cString: ad_curl_version())

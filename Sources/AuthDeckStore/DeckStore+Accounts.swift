@@ -33,6 +33,14 @@ extension DeckStore: AccountStore {
         }
     }
 
+    public func saveSignIn(_ account: Account, credentials: Credentials, event: DeckEvent) throws {
+        try pool.write { db in
+            try Self.writeAccount(account, db, insert: false)
+            try writeCredentials(credentials, accountId: account.id, db)
+            try Self.insertEvent(event, db)
+        }
+    }
+
     public func update(_ account: Account) throws {
         try pool.write { db in try Self.writeAccount(account, db, insert: false) }
     }
@@ -131,10 +139,16 @@ extension DeckStore: AccountStore {
             a.failedAttempts, a.quarantinedAt?.secondsSinceEpoch, a.quarantineReason,
         ]
         let columns = "id, provider_id, subject, username, display_name, realm, created_at, last_sign_in_at, last_used_at, error_class, error_code, error_remedy, error_at, failed_attempts, quarantined_at, quarantine_reason"
+        let placeholders = Array(repeating: "?", count: 16).joined(separator: ",")
         if insert {
-            try db.execute(sql: "INSERT INTO accounts (\(columns)) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", arguments: args)
+            try db.execute(sql: "INSERT INTO accounts (\(columns)) VALUES (\(placeholders))", arguments: args)
         } else {
-            try db.execute(sql: "REPLACE INTO accounts (\(columns)) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", arguments: args)
+            // An upsert, never REPLACE: REPLACE deletes the row first, and the cascade would
+            // take every credential of the account with it.
+            let updates = columns.split(separator: ",").dropFirst()
+                .map { $0.trimmingCharacters(in: .whitespaces) }.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+            try db.execute(sql: "INSERT INTO accounts (\(columns)) VALUES (\(placeholders)) ON CONFLICT(id) DO UPDATE SET \(updates)",
+                           arguments: args)
         }
     }
 

@@ -54,6 +54,55 @@ import AuthDeckTestSupport
         #expect(one == fixture.accounts.first { $0.account.id == "sp/0000a012" })
     }
 
+    @Test func updatingAnAccountKeepsItsCredentials() throws {
+        let dir = TempDirectory()
+        let store = try DeckStore.open(location(dir), clock: clock)
+        let stored = DeckFixture(now: clock.now()).accounts[0]
+        try store.insert(stored)
+        var account = stored.account
+        account.displayName = "renamed"
+        try store.update(account)
+        try store.saveSignIn(account, credentials: stored.credentials,
+                             event: DeckEvent(at: clock.now(), kind: .signInSucceeded, accountId: account.id))
+        let back = try #require(try store.account(id: account.id))
+        #expect(back.account.displayName == "renamed")
+        #expect(back.credentials == stored.credentials)
+    }
+
+    @Test func renewalCommitIsCompareAndSwapOnTheGeneration() throws {
+        let dir = TempDirectory()
+        let store = try DeckStore.open(location(dir), clock: clock)
+        let stored = DeckFixture(now: clock.now()).accounts[0]
+        try store.insert(stored)
+        let generation = try #require(stored.credentials.refreshToken?.generation)
+        var renewed = stored.credentials
+        renewed.refreshToken?.value = Secret("rotated-1")
+        renewed.refreshToken?.generation = generation + 1
+        let event = DeckEvent(at: clock.now(), kind: .refreshed, accountId: stored.account.id)
+        #expect(try store.commitRenewal(renewed, accountId: stored.account.id, expectedGeneration: generation, event: event))
+        // A second writer that started from the old generation loses and writes nothing.
+        var stale = stored.credentials
+        stale.refreshToken?.value = Secret("rotated-elsewhere")
+        #expect(try !store.commitRenewal(stale, accountId: stored.account.id, expectedGeneration: generation, event: event))
+        #expect(try store.account(id: stored.account.id)?.credentials.refreshToken?.value == Secret("rotated-1"))
+    }
+
+    @Test func leasesExcludeOtherLiveHoldersButNotDeadOnes() throws {
+        let dir = TempDirectory()
+        let store = try DeckStore.open(location(dir), clock: clock)
+        let now = clock.now()
+        #expect(try store.acquireRenewalLease(accountId: "a/1", holder: DeckStore.leaseHolder, until: now + .seconds(60), now: now))
+        // pid 1 is alive on every Linux machine.
+        let other = "1@" + DeckStore.leaseHolder.split(separator: "@")[1]
+        #expect(try !store.acquireRenewalLease(accountId: "a/1", holder: other, until: now + .seconds(60), now: now))
+        #expect(try store.acquireRenewalLease(accountId: "a/1", holder: other, until: now + .seconds(60), now: now + .seconds(61)))
+        // A holder whose process is gone loses the lease at once.
+        let dead = "2147483646@" + DeckStore.leaseHolder.split(separator: "@")[1]
+        #expect(try store.acquireRenewalLease(accountId: "a/2", holder: dead, until: now + .seconds(60), now: now))
+        #expect(try store.acquireRenewalLease(accountId: "a/2", holder: DeckStore.leaseHolder, until: now + .seconds(60), now: now))
+        try store.releaseRenewalLease(accountId: "a/2", holder: DeckStore.leaseHolder)
+    }
+
     @Test func noSecretReachesTheFileOrTheWAL() throws {
         let dir = TempDirectory()
         let loc = location(dir)

@@ -1,4 +1,4 @@
-import AuthDeckCore
+
 
 /// What a provider kind can do, so front ends offer only what works and explain the rest.
 public struct ProviderCapabilities: Equatable, Sendable {

@@ -1,0 +1,25 @@
+/// A sign-in, renewal or revocation that failed, classified, with the sentence to show.
+///
+/// Adapters and flows throw this and nothing else for provider-side failures, so every
+/// front end handles one type. `detail` is authdeck's own wording — never a credential,
+/// never raw server output beyond short codes.
+public struct AuthFailure: Error, Equatable, Sendable, CustomStringConvertible {
+    public var errorClass: ErrorClass
+    /// The provider's code (`invalid_grant`, `AADSTS50076`, `http 503`, `network`).
+    public var code: String
+    /// What the person should do.
+    public var remedy: String
+
+    public init(_ errorClass: ErrorClass, code: String, remedy: String) {
+        self.errorClass = errorClass
+        self.code = code
+        self.remedy = remedy
+    }
+
+    public var description: String { "\(remedy) [\(code)]" }
+
+    /// The error as it is recorded on the account.
+    public func accountError(at: Instant) -> AccountError {
+        AccountError(errorClass: errorClass, code: code, remedy: remedy, at: at)
+    }
+}

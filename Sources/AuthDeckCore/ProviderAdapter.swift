@@ -1,0 +1,36 @@
+/// The port every provider kind implements: sign in, renew silently, revoke.
+///
+/// Adapters hold no state between calls; the store is the memory. They reach the network
+/// only through AuthDeckHTTP/AuthDeckOAuth and throw `AuthFailure` for provider failures.
+public protocol ProviderAdapter: Sendable {
+    var profile: ProviderProfile { get }
+    var capabilities: ProviderCapabilities { get }
+
+    /// Runs an interactive (or credential-based) sign-in with `flow`.
+    func signIn(flow: SignInFlow, presenter: any SignInPresenter, options: SignInOptions) async throws -> SignInResult
+
+    /// Renews without a person, returning the account's new credentials (the caller
+    /// commits them before anything uses them). `scopes` empty means the profile's.
+    func renew(_ stored: StoredAccount, scopes: [String]) async throws -> Credentials
+
+    /// Tells the server to forget the account's grant, when it can (RFC 7009 and kin).
+    func revoke(_ stored: StoredAccount) async throws
+}
+
+/// Extra inputs some flows take.
+public struct SignInOptions: Sendable {
+    public var username: String?
+    /// For the password grant; read from a file, the environment or a prompt, never argv.
+    public var password: Secret?
+    /// Whether to try starting a browser (false: print the URL only).
+    public var openBrowser: Bool
+    /// How long to wait for a person before giving up.
+    public var timeout: TimeSpan
+
+    public init(username: String? = nil, password: Secret? = nil, openBrowser: Bool = true, timeout: TimeSpan = .minutes(10)) {
+        self.username = username
+        self.password = password
+        self.openBrowser = openBrowser
+        self.timeout = timeout
+    }
+}

@@ -1,0 +1,15 @@
+/// What a sign-in needs to show a person while it waits for them.
+public enum SignInPrompt: Equatable, Sendable {
+    /// Device authorization: open `verificationURI` and enter `userCode`.
+    case deviceCode(userCode: String, verificationURI: String, verificationURIComplete: String?,
+                    message: String?, expiresAt: Instant)
+    /// Authorization code: the URL to open; `opened` says whether a browser was started.
+    case browser(url: String, opened: Bool)
+    /// The user asked too fast or the code expired and a new one is being requested.
+    case notice(String)
+}
+
+/// The port through which a flow shows prompts (the CLI prints them, the TUI draws a modal).
+public protocol SignInPresenter: Sendable {
+    func present(_ prompt: SignInPrompt) async
+}

@@ -1,0 +1,163 @@
+import Foundation
+import CCurl
+
+/// `HTTPClient` over libcurl: one easy handle per request, run on a worker thread so any
+/// number of requests can be in flight (bulk renewal bounds them itself).
+///
+/// Every request: TLS peer and host verification on; redirects not followed (an OAuth
+/// endpoint that redirects is a misconfiguration, and credentials must not follow a
+/// redirect to another host); only http and https; `User-Agent: authdeck/<version>`;
+/// the proxy variables `http_proxy`/`HTTP_PROXY`, `https_proxy`/`HTTPS_PROXY`, `no_proxy`/`NO_PROXY`.
+public struct CurlHTTPClient: HTTPClient {
+    public let userAgent: String
+    let environment: [String: String]
+
+    public init(userAgent: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.userAgent = userAgent
+        self.environment = environment
+    }
+
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        try CurlLibrary.loadForHTTP()
+        return try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try perform(request) })
+            }
+        }
+    }
+
+    /// The blocking transfer. Public for callers that are already on a worker thread.
+    public func perform(_ request: HTTPRequest) throws -> HTTPResponse {
+        try CurlLibrary.loadForHTTP()
+        guard let url = URL(string: request.url), let scheme = url.scheme?.lowercased(),
+              scheme == "http" || scheme == "https", let host = url.host else {
+            throw HTTPError.invalidURL(request.url)
+        }
+        guard let handle = ad_curl_easy_init() else { throw HTTPError.unavailable("curl_easy_init failed") }
+        defer { ad_curl_easy_cleanup(handle) }
+        let sink = ResponseSink(limit: request.maxResponseBytes)
+        let sinkRef = Unmanaged.passRetained(sink)
+        defer { sinkRef.release() }
+        var headerList: UnsafeMutablePointer<curl_slist>?
+        defer { ad_curl_slist_free_all(headerList) }
+
+        func set(_ option: CURLoption, _ value: Int) { _ = ad_curl_setopt_long(handle, Int32(option.rawValue), value) }
+        func set(_ option: CURLoption, _ value: String) { _ = ad_curl_setopt_string(handle, Int32(option.rawValue), value) }
+
+        set(CURLOPT_URL, request.url)
+        set(CURLOPT_PROTOCOLS_STR, "http,https")
+        set(CURLOPT_NOSIGNAL, 1)
+        set(CURLOPT_FOLLOWLOCATION, 0)
+        set(CURLOPT_SSL_VERIFYPEER, 1)
+        set(CURLOPT_SSL_VERIFYHOST, 2)
+        set(CURLOPT_USERAGENT, userAgent)
+        set(CURLOPT_ACCEPT_ENCODING, "")
+        set(CURLOPT_CONNECTTIMEOUT_MS, Int(request.connectTimeout * 1000))
+        set(CURLOPT_TIMEOUT_MS, Int(request.timeout * 1000))
+        _ = ad_curl_setopt_offt(handle, Int32(CURLOPT_MAXFILESIZE_LARGE.rawValue), curl_off_t(request.maxResponseBytes))
+        if let ca = request.tls.caFile { set(CURLOPT_CAINFO, ca) }
+        if let cert = request.tls.clientCertificateFile { set(CURLOPT_SSLCERT, cert) }
+        if let key = request.tls.clientKeyFile { set(CURLOPT_SSLKEY, key) }
+        applyProxy(scheme: scheme, set: { set($0, $1) })
+
+        switch request.method.uppercased() {
+        case "GET": set(CURLOPT_HTTPGET, 1)
+        case "POST": set(CURLOPT_POST, 1)
+        default: set(CURLOPT_CUSTOMREQUEST, request.method.uppercased())
+        }
+        if let body = request.body {
+            set(CURLOPT_POSTFIELDSIZE, body.count)
+            if body.isEmpty {
+                set(CURLOPT_COPYPOSTFIELDS, "")
+            } else {
+                body.withUnsafeBytes { raw in
+                    _ = ad_curl_setopt_pointer(handle, Int32(CURLOPT_COPYPOSTFIELDS.rawValue), UnsafeMutableRawPointer(mutating: raw.baseAddress!))
+                }
+            }
+        }
+        // "Expect: 100-continue" only adds a round trip for small OAuth bodies.
+        for header in request.headers + [HTTPHeader("Expect", "")] {
+            headerList = ad_curl_slist_append(headerList, header.value.isEmpty ? "\(header.name):" : "\(header.name): \(header.value)")
+        }
+        _ = ad_curl_setopt_pointer(handle, Int32(CURLOPT_HTTPHEADER.rawValue), UnsafeMutableRawPointer(headerList))
+        _ = ad_curl_setopt_data_fn(handle, Int32(CURLOPT_WRITEFUNCTION.rawValue), curlWriteBody)
+        _ = ad_curl_setopt_pointer(handle, Int32(CURLOPT_WRITEDATA.rawValue), sinkRef.toOpaque())
+        _ = ad_curl_setopt_data_fn(handle, Int32(CURLOPT_HEADERFUNCTION.rawValue), curlWriteHeader)
+        _ = ad_curl_setopt_pointer(handle, Int32(CURLOPT_HEADERDATA.rawValue), sinkRef.toOpaque())
+
+        let code = ad_curl_easy_perform(handle)
+        if code != 0 {
+            if sink.overflowed || code == Int32(CURLE_FILESIZE_EXCEEDED.rawValue) {
+                throw HTTPError.responseTooLarge(host: host, limit: request.maxResponseBytes)
+            }
+            let message = String(cString: ad_curl_easy_strerror(code))
+            switch UInt32(code) {
+            case CURLE_OPERATION_TIMEDOUT.rawValue:
+                throw HTTPError.timedOut(host: host, seconds: request.timeout)
+            case CURLE_PEER_FAILED_VERIFICATION.rawValue, CURLE_SSL_CACERT_BADFILE.rawValue,
+                 CURLE_SSL_CERTPROBLEM.rawValue, CURLE_SSL_CONNECT_ERROR.rawValue:
+                throw HTTPError.tlsVerification(message: message, host: host)
+            default:
+                throw HTTPError.transport(code: Int(code), message: message, host: host)
+            }
+        }
+        var status = 0
+        _ = ad_curl_getinfo_long(handle, Int32(CURLINFO_RESPONSE_CODE.rawValue), &status)
+        return HTTPResponse(status: status, headers: sink.headers, body: sink.body)
+    }
+
+    /// libcurl reads only the lowercase `http_proxy` (uppercase is ignored against
+    /// "httpoxy"); authdeck is not a CGI program, so it honours both spellings.
+    func applyProxy(scheme: String, set: (CURLoption, String) -> Void) {
+        func env(_ name: String) -> String? {
+            (environment[name.lowercased()] ?? environment[name.uppercased()]).flatMap { $0.isEmpty ? nil : $0 }
+        }
+        if let proxy = env(scheme == "https" ? "https_proxy" : "http_proxy") ?? env("all_proxy") {
+            set(CURLOPT_PROXY, proxy)
+        } else {
+            set(CURLOPT_PROXY, "")
+        }
+        if let noProxy = env("no_proxy") { set(CURLOPT_NOPROXY, noProxy) }
+    }
+}
+
+/// Collects a response as libcurl delivers it, enforcing the size cap.
+final class ResponseSink: @unchecked Sendable {
+    let limit: Int
+    var body: [UInt8] = []
+    var headers: [HTTPHeader] = []
+    var overflowed = false
+
+    init(limit: Int) { self.limit = limit }
+
+    func header(line: String) {
+        let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.hasPrefix("HTTP/") {
+            headers.removeAll()  // a new response (after 100 Continue or a proxy CONNECT)
+        } else if let colon = trimmed.firstIndex(of: ":") {
+            headers.append(HTTPHeader(String(trimmed[..<colon]),
+                                      trimmed[trimmed.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
+        }
+    }
+}
+
+private let curlWriteBody: ad_curl_data_fn = { ptr, size, count, userdata in
+    guard let ptr, let userdata else { return 0 }
+    let sink = Unmanaged<ResponseSink>.fromOpaque(userdata).takeUnretainedValue()
+    let n = size * count
+    if sink.body.count + n > sink.limit {
+        sink.overflowed = true
+        return 0
+    }
+    ptr.withMemoryRebound(to: UInt8.self, capacity: n) { sink.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: n)) }
+    return n
+}
+
+private let curlWriteHeader: ad_curl_data_fn = { ptr, size, count, userdata in
+    guard let ptr, let userdata else { return 0 }
+    let sink = Unmanaged<ResponseSink>.fromOpaque(userdata).takeUnretainedValue()
+    let n = size * count
+    let line = ptr.withMemoryRebound(to: UInt8.self, capacity: n) { String(decoding: UnsafeBufferPointer(start: $0, count: n), as: UTF8.self) }
+    sink.header(line: line)
+    return n
+}

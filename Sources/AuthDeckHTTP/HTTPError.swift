@@ -1,0 +1,31 @@
+/// A failure below HTTP: no response was received, or it could not be accepted.
+public enum HTTPError: Error, Equatable, CustomStringConvertible {
+    /// libcurl could not be loaded.
+    case unavailable(String)
+    /// Connecting, resolving, or the transfer failed (curl code and message).
+    case transport(code: Int, message: String, host: String)
+    /// The server's certificate did not verify; verification cannot be turned off.
+    case tlsVerification(message: String, host: String)
+    case timedOut(host: String, seconds: Double)
+    case responseTooLarge(host: String, limit: Int)
+    case invalidURL(String)
+
+    public var description: String {
+        switch self {
+        case .unavailable(let m): return m
+        case .transport(_, let m, let host): return "\(host): \(m)"
+        case .tlsVerification(let m, let host): return "\(host): TLS certificate not trusted (\(m))"
+        case .timedOut(let host, let s): return "\(host): no complete answer within \(Int(s)) s"
+        case .responseTooLarge(let host, let limit): return "\(host): the response is larger than \(limit / 1024) KiB; refused"
+        case .invalidURL(let u): return "not a valid http(s) URL: \(u)"
+        }
+    }
+
+    /// TLS failures are not "try again later": they need a person to look.
+    public var isTransient: Bool {
+        switch self {
+        case .transport, .timedOut: return true
+        case .unavailable, .tlsVerification, .responseTooLarge, .invalidURL: return false
+        }
+    }
+}

@@ -1,0 +1,62 @@
+/// One HTTP request as authdeck sends it: explicit timeouts and a response-size cap, never
+/// an option to skip TLS verification.
+public struct HTTPRequest: Sendable {
+    public var method: String
+    public var url: String
+    public var headers: [HTTPHeader]
+    public var body: [UInt8]?
+    /// Seconds for the whole exchange, including a server that trickles bytes.
+    public var timeout: Double
+    public var connectTimeout: Double
+    /// A body larger than this is an error, not a truncation.
+    public var maxResponseBytes: Int
+    public var tls: TLSOptions
+
+    public init(method: String = "GET", url: String, headers: [HTTPHeader] = [], body: [UInt8]? = nil,
+                timeout: Double = 30, connectTimeout: Double = 10, maxResponseBytes: Int = 1 << 20,
+                tls: TLSOptions = TLSOptions()) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.timeout = timeout
+        self.connectTimeout = connectTimeout
+        self.maxResponseBytes = maxResponseBytes
+        self.tls = tls
+    }
+
+    /// A form POST (`application/x-www-form-urlencoded`), the body of every OAuth grant.
+    public static func form(_ url: String, _ fields: [(String, String)], headers: [HTTPHeader] = []) -> HTTPRequest {
+        HTTPRequest(method: "POST", url: url,
+                    headers: headers + [HTTPHeader("Content-Type", "application/x-www-form-urlencoded"),
+                                        HTTPHeader("Accept", "application/json")],
+                    body: Array(FormEncoding.encode(fields).utf8))
+    }
+}
+
+/// A request or response header; names compare case-insensitively.
+public struct HTTPHeader: Sendable, Equatable {
+    public var name: String
+    public var value: String
+
+    public init(_ name: String, _ value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// TLS settings a provider may add. Verification itself is always on: there is no field
+/// to turn it off, on purpose.
+public struct TLSOptions: Sendable, Equatable {
+    /// A CA bundle (PEM) to trust instead of the system store, as `curl --cacert` does.
+    public var caFile: String?
+    /// A client certificate and key (PEM) for mutual TLS.
+    public var clientCertificateFile: String?
+    public var clientKeyFile: String?
+
+    public init(caFile: String? = nil, clientCertificateFile: String? = nil, clientKeyFile: String? = nil) {
+        self.caFile = caFile
+        self.clientCertificateFile = clientCertificateFile
+        self.clientKeyFile = clientKeyFile
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import GRDB
+import AuthDeckCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Refresh single-flight across processes: leases, compare-and-swap commits, failures.
+///
+/// A lease row is taken in an IMMEDIATE transaction, so two processes cannot both see the
+/// lease free. The refresh token's generation is compared before the renewed credentials
+/// are written, in the same transaction, so a second writer cannot overwrite a rotation.
+extension DeckStore {
+    public func acquireRenewalLease(accountId: String, holder: String, until: Instant, now: Instant) throws -> Bool {
+        try pool.writeWithoutTransaction { db in
+            var taken = false
+            try db.inTransaction(.immediate) {
+                let row = try Row.fetchOne(db, sql: "SELECT holder, expires_at FROM leases WHERE account_id = ?", arguments: [accountId])
+                if let row {
+                    let current: String = row["holder"]
+                    let expires = Instant(secondsSinceEpoch: row["expires_at"])
+                    let free = current == holder || expires <= now || !Self.holderAlive(current)
+                    guard free else { return .commit }
+                }
+                try db.execute(sql: "REPLACE INTO leases (account_id, holder, expires_at) VALUES (?, ?, ?)",
+                               arguments: [accountId, holder, until.secondsSinceEpoch])
+                taken = true
+                return .commit
+            }
+            return taken
+        }
+    }
+
+    public func releaseRenewalLease(accountId: String, holder: String) throws {
+        try pool.write { db in
+            try db.execute(sql: "DELETE FROM leases WHERE account_id = ? AND holder = ?", arguments: [accountId, holder])
+        }
+    }
+
+    public func commitRenewal(_ credentials: Credentials, accountId: String, expectedGeneration: Int?,
+                              event: DeckEvent) throws -> Bool {
+        try pool.writeWithoutTransaction { db in
+            var committed = false
+            try db.inTransaction(.immediate) {
+                let generation = try Int.fetchOne(db, sql: "SELECT generation FROM refresh_tokens WHERE account_id = ?",
+                                                  arguments: [accountId])
+                guard generation == expectedGeneration else { return .rollback }
+                try writeCredentials(credentials, accountId: accountId, db)
+                try db.execute(sql: """
+                    UPDATE accounts SET error_class = NULL, error_code = NULL, error_remedy = NULL, error_at = NULL,
+                    failed_attempts = 0 WHERE id = ?
+                    """, arguments: [accountId])
+                try Self.insertEvent(event, db)
+                committed = true
+                return .commit
+            }
+            return committed
+        }
+    }
+
+    public func recordFailure(accountId: String, error: AccountError?, event: DeckEvent) throws {
+        try pool.write { db in
+            if let error {
+                try db.execute(sql: """
+                    UPDATE accounts SET error_class = ?, error_code = ?, error_remedy = ?, error_at = ?,
+                    failed_attempts = failed_attempts + 1 WHERE id = ?
+                    """, arguments: [error.errorClass.rawValue, error.code, error.remedy, error.at.secondsSinceEpoch, accountId])
+            }
+            try Self.insertEvent(event, db)
+        }
+    }
+
+    /// A holder is `pid@host`. On this host a holder whose process is gone has lost its
+    /// lease (a crashed `authdeck` must not block renewals until the lease lapses).
+    static func holderAlive(_ holder: String) -> Bool {
+        let parts = holder.split(separator: "@", maxSplits: 1)
+        guard parts.count == 2, String(parts[1]) == hostName, let pid = Int32(parts[0]) else { return true }
+        return kill(pid, 0) == 0 || errno == EPERM
+    }
+
+    /// The lease holder name of this process.
+    public static var leaseHolder: String { "\(getpid())@\(hostName)" }
+
+    static let hostName: String = {
+        var buffer = [CChar](repeating: 0, count: 256)
+        gethostname(&buffer, buffer.count)
+        return String(cString: buffer)
+    }()
+}
