@@ -37,6 +37,7 @@ let package = Package(
         .target(name: "AuthDeckHTTP", dependencies: ["AuthDeckCore", "CCurl"], swiftSettings: strict),
         .target(name: "AuthDeckOAuth", dependencies: [
             "AuthDeckCore", "AuthDeckHTTP", .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "CryptoExtras", package: "swift-crypto"),
         ], swiftSettings: strict),
         .target(name: "AuthDeckProviders", dependencies: ["AuthDeckCore", "AuthDeckOAuth", "AuthDeckHTTP"],
                 swiftSettings: strict),

@@ -10,4 +10,6 @@ public enum SignInFlow: String, CaseIterable, Sendable, Codable {
     case client
     /// Credentials brought in from elsewhere (cookie jars, MSAL caches).
     case `import`
+    /// RFC 7523 JWT bearer: a signed user assertion (from a file) is exchanged for tokens.
+    case assertion
 }

@@ -2,6 +2,12 @@
 public enum Base64URL {
     static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
+    /// `byteCount` random bytes, encoded: for PKCE verifiers, `state` and `nonce`.
+    public static func random(byteCount: Int) -> String {
+        var rng = SystemRandomNumberGenerator()
+        return encode((0..<byteCount).map { _ in UInt8.random(in: 0...255, using: &rng) })
+    }
+
     public static func encode(_ bytes: [UInt8]) -> String {
         var out: [UInt8] = []
         out.reserveCapacity((bytes.count * 4 + 2) / 3)

@@ -9,9 +9,7 @@ public struct PKCE: Equatable, Sendable {
 
     /// A fresh verifier of 32 random bytes (43 base64url characters).
     public init() {
-        var rng = SystemRandomNumberGenerator()
-        let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &rng) }
-        self.init(verifier: Base64URL.encode(bytes))
+        self.init(verifier: Base64URL.random(byteCount: 32))
     }
 
     public init(verifier: String) {

@@ -8,4 +8,9 @@ struct CLIError: Error {
     static func usage(_ message: String) -> CLIError { CLIError(message: message, status: ExitStatus.usage) }
     static func failure(_ message: String) -> CLIError { CLIError(message: message, status: ExitStatus.failure) }
     static func needsSignIn(_ message: String) -> CLIError { CLIError(message: message, status: ExitStatus.needsSignIn) }
+
+    /// A provider failure, with the exit status its class calls for.
+    static func from(_ failure: AuthFailure, account: String? = nil) -> CLIError {
+        CLIError(message: (account.map { "\($0): " } ?? "") + failure.description, status: failure.errorClass.exitCode)
+    }
 }

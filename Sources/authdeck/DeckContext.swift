@@ -3,6 +3,8 @@ import AuthDeckCore
 import AuthDeckStore
 import AuthDeckConfig
 import AuthDeckProviders
+import AuthDeckHTTP
+import AuthDeckOAuth
 
 /// The composition root of one CLI invocation: resolves paths, opens the store and reads the
 /// config on demand, and hands out the clock. Commands get everything from here.
@@ -42,6 +44,22 @@ struct DeckContext {
                               silentRenewal: { stored in
                                   providers[stored.account.providerId].map { ProviderCapabilities.of($0).silentRenewal } ?? false
                               })
+    }
+
+    /// The adapter for a configured provider, wired to the real network, clock and cache.
+    func adapter(for providerId: String, config: DeckConfig, store: DeckStore) throws -> any ProviderAdapter {
+        guard let profile = config.provider(providerId) else {
+            let known = config.providers.map(\.id).joined(separator: ", ")
+            throw CLIError.usage("no provider \"\(providerId)\" in \(config.path)" + (known.isEmpty ? "" : " (configured: \(known))"))
+        }
+        let context = AdapterContext(http: CurlHTTPClient(userAgent: "authdeck/\(AuthDeckCore.version)", environment: environment),
+                                     clock: clock, documents: store, browser: BrowserOpener(environment: environment),
+                                     environment: environment)
+        return try ProviderRegistry.adapter(for: profile, context: context)
+    }
+
+    func renewer(_ store: DeckStore, _ config: DeckConfig) -> RenewalCoordinator {
+        RenewalCoordinator(store: store, clock: clock, holder: DeckStore.leaseHolder, skew: config.statePolicy.clockSkew)
     }
 
     /// Resolves ACCOUNT or fails with exit status 2, listing candidates when ambiguous.

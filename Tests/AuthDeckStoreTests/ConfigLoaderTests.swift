@@ -46,7 +46,7 @@ import AuthDeckTestSupport
         ("[[provider]]\nid = \"a\"\nkind = \"oidc\"\nendpoints = { issuer = \"ftp://x\" }",
          "/home/u/.config/authdeck/config.toml: provider \"a\": \"endpoints.issuer\" must be an http(s) URL (found \"ftp://x\")"),
         ("[[provider]]\nid = \"a\"\nkind = \"oidc\"\nflow = \"magic\"",
-         "/home/u/.config/authdeck/config.toml: provider \"a\": \"flow\" must be one of device, browser, password, client, import (found \"magic\")"),
+         "/home/u/.config/authdeck/config.toml: provider \"a\": \"flow\" must be one of device, browser, password, client, import, assertion (found \"magic\")"),
         ("expiring_soon = \"soon\"",
          "/home/u/.config/authdeck/config.toml: \"expiring_soon\" must be a duration such as \"10m\", \"12h\" or \"90d\" (found \"soon\")"),
         ("[prune]\nunused = \"90d\"",

@@ -1,10 +1,12 @@
 import ArgumentParser
 import AuthDeckCore
+import AuthDeckProviders
 
 /// `authdeck token ACCOUNT`: prints a valid access token for scripts, and nothing else.
 ///
 /// stdout carries only the token (so `$(authdeck token work)` is safe); everything else
-/// goes to stderr. Exit 3 with the remedy when only a sign-in can help.
+/// goes to stderr. An expired token is renewed silently first (single-flight with other
+/// processes); exit 3 with the remedy when only a sign-in can help, 4 when the network failed.
 struct TokenCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "token", abstract: "Print a valid access token for ACCOUNT.")
@@ -26,6 +28,22 @@ struct TokenCommand: AsyncParsableCommand {
             Output.raw(token.value.exposedValue + "\n")
             return
         }
-        throw CLIError.needsSignIn(Remedy.forMissingToken(stored, scopes: scope, now: now, skew: skew))
+        // Renew silently: the new tokens are committed to the store before one is printed.
+        let adapter: any ProviderAdapter
+        do {
+            adapter = try context.adapter(for: stored.account.providerId, config: config, store: store)
+        } catch {
+            throw CLIError.needsSignIn(Remedy.forMissingToken(stored, scopes: scope, now: now, skew: skew))
+        }
+        do {
+            let renewed = try await context.renewer(store, config).renew(stored.account.id, with: adapter, scopes: scope)
+            guard let token = renewed.credentials.usableAccessToken(for: scope, at: context.clock.now(), skew: skew) else {
+                throw CLIError.needsSignIn("\(stored.account.id): the renewed token does not carry scope \(scope.joined(separator: " ")); sign in with it: `authdeck login \(stored.account.providerId)`")
+            }
+            try? store.touch(accountId: stored.account.id, at: context.clock.now())
+            Output.raw(token.value.exposedValue + "\n")
+        } catch let failure as AuthFailure {
+            throw CLIError.from(failure, account: stored.account.id)
+        }
     }
 }

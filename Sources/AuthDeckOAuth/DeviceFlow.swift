@@ -1,0 +1,88 @@
+import Foundation
+import AuthDeckCore
+import AuthDeckHTTP
+
+/// The device authorization grant (RFC 8628): for machines with no browser (SSH, headless).
+public struct DeviceFlow: Sendable {
+    /// A started device authorization: what to show and what to poll with.
+    public struct Authorization: Sendable {
+        public var deviceCode: Secret
+        public var userCode: String
+        public var verificationURI: String
+        public var verificationURIComplete: String?
+        public var expiresIn: Int64
+        public var interval: Int64
+        public var message: String?
+    }
+
+    public let deviceEndpoint: String
+    public let token: TokenEndpoint
+    public let scopes: [String]
+    public var extraFields: [(String, String)]
+    public let sleeper: any Sleeper
+    public let clock: any WallClock
+
+    public init(deviceEndpoint: String, token: TokenEndpoint, scopes: [String], extraFields: [(String, String)] = [],
+                sleeper: any Sleeper = TaskSleeper(), clock: any WallClock) {
+        self.deviceEndpoint = deviceEndpoint
+        self.token = token
+        self.scopes = scopes
+        self.extraFields = extraFields
+        self.sleeper = sleeper
+        self.clock = clock
+    }
+
+    /// Requests a device code. A missing `interval` means 5 s (RFC 8628 §3.2).
+    public func start() async throws -> Authorization {
+        let now = clock.now()
+        let authed = try token.client.authenticate([("scope", scopes.joined(separator: " "))] + extraFields,
+                                                   endpoint: deviceEndpoint, now: now)
+        let response = try await TokenEndpoint.send(
+            HTTPRequest.form(deviceEndpoint, authed.fields, headers: authed.headers + token.extraHeaders), via: token.http)
+        let host = URL(string: deviceEndpoint)?.host ?? deviceEndpoint
+        guard (200..<300).contains(response.status) else {
+            throw token.failure(for: response, grant: .deviceCode, host: host, secrets: authed.secrets)
+        }
+        func bad(_ what: String) -> AuthFailure {
+            AuthFailure(.misconfigured, code: "bad_response", remedy: "\(host) answered the device request with \(what)")
+        }
+        guard let json = JSONObject(bytes: response.body) else { throw bad("something that is not JSON") }
+        guard let deviceCode = json.string("device_code"), let userCode = json.string("user_code") else {
+            throw bad("no device_code or user_code")
+        }
+        // Google and older drafts say verification_url.
+        guard let uri = json.string("verification_uri") ?? json.string("verification_url") else {
+            throw bad("no verification_uri")
+        }
+        let interval = json.integer("interval") ?? json.string("interval").flatMap { Int64($0) } ?? 5
+        let expiresIn = json.integer("expires_in") ?? json.string("expires_in").flatMap { Int64($0) } ?? 900
+        return Authorization(deviceCode: Secret(deviceCode), userCode: userCode, verificationURI: uri,
+                             verificationURIComplete: json.string("verification_uri_complete"),
+                             expiresIn: max(1, expiresIn), interval: min(max(1, interval), 60), message: json.string("message"))
+    }
+
+    /// Polls until the user approves, declines, or the code expires.
+    public func poll(_ authorization: Authorization) async throws -> TokenSet {
+        let deadline = clock.now() + .seconds(authorization.expiresIn)
+        var interval = Double(authorization.interval)
+        while true {
+            try await sleeper.sleep(seconds: interval)
+            guard clock.now() < deadline else {
+                throw AuthFailure(.needsInteraction, code: "expired_token",
+                                  remedy: "the code expired before it was approved; start the sign-in again")
+            }
+            do {
+                return try await token.request(
+                    [("grant_type", "urn:ietf:params:oauth:grant-type:device_code"),
+                     ("device_code", authorization.deviceCode.exposedValue)],
+                    grant: .deviceCode, secrets: [authorization.deviceCode.exposedValue], now: clock.now())
+            } catch let failure as AuthFailure {
+                switch failure.code {
+                case "authorization_pending": continue
+                case "slow_down": interval += 5  // RFC 8628 §3.5: for this and all later polls
+                default: throw failure
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import AuthDeckCore
+import AuthDeckHTTP
+
+/// An OIDC provider's discovery document (the fields authdeck uses).
+public struct ProviderMetadata: Sendable, Equatable, Codable {
+    public var issuer: String
+    public var authorizationEndpoint: String?
+    public var tokenEndpoint: String
+    public var deviceAuthorizationEndpoint: String?
+    public var revocationEndpoint: String?
+    public var userinfoEndpoint: String?
+    public var jwksURI: String?
+    /// RFC 9207: the provider puts `iss` on its authorization responses.
+    public var issParameterSupported: Bool
+
+    public init(issuer: String, authorizationEndpoint: String?, tokenEndpoint: String,
+                deviceAuthorizationEndpoint: String? = nil, revocationEndpoint: String? = nil,
+                userinfoEndpoint: String? = nil, jwksURI: String? = nil, issParameterSupported: Bool = false) {
+        self.issuer = issuer
+        self.authorizationEndpoint = authorizationEndpoint
+        self.tokenEndpoint = tokenEndpoint
+        self.deviceAuthorizationEndpoint = deviceAuthorizationEndpoint
+        self.revocationEndpoint = revocationEndpoint
+        self.userinfoEndpoint = userinfoEndpoint
+        self.jwksURI = jwksURI
+        self.issParameterSupported = issParameterSupported
+    }
+
+    /// `<issuer>/.well-known/openid-configuration` (OIDC Discovery §4).
+    public static func discoveryURL(issuer: String) -> String {
+        (issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer) + "/.well-known/openid-configuration"
+    }
+
+    /// Parses a discovery document and checks that it speaks for `issuer` (§4.3: the
+    /// `issuer` value must be identical, or a mix-up attack is possible).
+    public static func parse(_ bytes: [UInt8], issuer: String) throws -> ProviderMetadata {
+        func bad(_ what: String) -> AuthFailure {
+            AuthFailure(.misconfigured, code: "bad_discovery", remedy: "the discovery document of \(issuer) \(what)")
+        }
+        guard let json = JSONObject(bytes: bytes) else { throw bad("is not JSON") }
+        guard let iss = json.string("issuer") else { throw bad("has no issuer") }
+        guard iss == issuer else {
+            throw bad("names another issuer (\"\(TerminalText.inert(String(iss.prefix(200))))\"); check endpoints.issuer")
+        }
+        guard let token = json.string("token_endpoint") else { throw bad("has no token_endpoint") }
+        return ProviderMetadata(issuer: iss, authorizationEndpoint: json.string("authorization_endpoint"), tokenEndpoint: token,
+                                deviceAuthorizationEndpoint: json.string("device_authorization_endpoint"),
+                                revocationEndpoint: json.string("revocation_endpoint"),
+                                userinfoEndpoint: json.string("userinfo_endpoint"), jwksURI: json.string("jwks_uri"),
+                                issParameterSupported: (json.fields["authorization_response_iss_parameter_supported"] as? Bool) ?? false)
+    }
+
+    /// Fetches and parses the document.
+    public static func fetch(issuer: String, http: any HTTPClient) async throws -> (ProviderMetadata, [UInt8]) {
+        let url = discoveryURL(issuer: issuer)
+        let response = try await TokenEndpoint.send(HTTPRequest(url: url, headers: [HTTPHeader("Accept", "application/json")]), via: http)
+        guard response.status == 200 else {
+            throw AuthFailure(response.status >= 500 ? .transient : .misconfigured, code: "http \(response.status)",
+                              remedy: "discovery at \(url) answered HTTP \(response.status); check endpoints.issuer")
+        }
+        return (try parse(response.body, issuer: issuer), response.body)
+    }
+}

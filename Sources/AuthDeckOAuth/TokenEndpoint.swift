@@ -1,0 +1,77 @@
+import Foundation
+import AuthDeckCore
+import AuthDeckHTTP
+
+/// Posts grants to a token endpoint and turns every outcome into a `TokenSet` or an
+/// `AuthFailure` with the right class.
+///
+/// - transport failures, timeouts, HTTP 429 and 5xx: transient (nothing may change);
+/// - an OAuth error body: classified by its `error` code (an adapter may refine it);
+/// - a 400/401 with no error body on a refresh grant: needs interaction (glewlwyd answers a
+///   reused one-use refresh token that way);
+/// - anything else unexpected: misconfigured, with the status and content type named.
+public struct TokenEndpoint: Sendable {
+    public enum Grant: Sendable, Equatable {
+        case authorizationCode, refresh, deviceCode, clientCredentials, password, jwtBearer, other
+    }
+
+    public let url: String
+    public let client: OAuthClient
+    public let http: any HTTPClient
+    public var extraHeaders: [HTTPHeader]
+    /// Provider-specific refinement of an error body (Azure's AADSTS codes); nil: generic.
+    public var refine: (@Sendable (JSONObject, AuthFailure) -> AuthFailure)?
+
+    public init(url: String, client: OAuthClient, http: any HTTPClient, extraHeaders: [HTTPHeader] = [],
+                refine: (@Sendable (JSONObject, AuthFailure) -> AuthFailure)? = nil) {
+        self.url = url
+        self.client = client
+        self.http = http
+        self.extraHeaders = extraHeaders
+        self.refine = refine
+    }
+
+    /// Sends `fields` (the grant) with client authentication; `secrets` are the secret
+    /// values in the fields, redacted from any error text.
+    public func request(_ fields: [(String, String)], grant: Grant, secrets: [String], now: Instant) async throws -> TokenSet {
+        let authed = try client.authenticate(fields, endpoint: url, now: now)
+        let request = HTTPRequest.form(url, authed.fields, headers: authed.headers + extraHeaders)
+        let response = try await Self.send(request, via: http)
+        let host = URL(string: url)?.host ?? url
+        if (200..<300).contains(response.status) {
+            return try TokenSet.parse(response.body, from: host)
+        }
+        throw failure(for: response, grant: grant, host: host, secrets: secrets + authed.secrets)
+    }
+
+    /// Sends a request, mapping transport errors to `AuthFailure`.
+    public static func send(_ request: HTTPRequest, via http: any HTTPClient) async throws -> HTTPResponse {
+        do {
+            return try await http.send(request)
+        } catch let error as HTTPError {
+            throw AuthFailure(error.isTransient ? .transient : .misconfigured,
+                              code: error.isTransient ? "network" : "http", remedy: "\(error); nothing was changed")
+        }
+    }
+
+    /// The failure an error response means.
+    public func failure(for response: HTTPResponse, grant: Grant, host: String, secrets: [String]) -> AuthFailure {
+        let status = response.status
+        if status == 429 || status >= 500 {
+            let retry = response.header("Retry-After").map { " (retry after \($0) s)" } ?? ""
+            return AuthFailure(.transient, code: "http \(status)",
+                               remedy: "\(host) is unavailable (HTTP \(status))\(retry); nothing was changed, try again later")
+        }
+        if let json = JSONObject(bytes: response.body), let code = json.string("error") {
+            let generic = OAuthErrorClassifier.failure(code: code, description: json.string("error_description"), redacting: secrets)
+            return refine?(json, generic) ?? generic
+        }
+        let what = response.body.isEmpty ? "an empty body" : "\(response.mediaType ?? "an unlabelled body"), not an OAuth error"
+        if grant == .refresh, status == 400 || status == 401 {
+            return AuthFailure(.needsInteraction, code: "http \(status)",
+                               remedy: "\(host) rejected the refresh token (HTTP \(status) with \(what)); sign in again")
+        }
+        return AuthFailure(.misconfigured, code: "http \(status)",
+                           remedy: "\(host) answered HTTP \(status) with \(what); check the provider's endpoints")
+    }
+}

@@ -1,0 +1,180 @@
+import Foundation
+import AuthDeckCore
+import AuthDeckHTTP
+import AuthDeckOAuth
+
+/// Any OpenID Connect / OAuth 2.0 provider, configured by issuer URL and client id.
+///
+/// Flows: device, browser (code + PKCE), client credentials, password (only with
+/// `options.allow_password = true`), JWT bearer assertion. Accounts are keyed by
+/// `iss` + `sub` from a validated id_token (or userinfo); client-credential accounts by the
+/// client id, and they renew by asking again.
+public struct OIDCAdapter: ProviderAdapter {
+    public let profile: ProviderProfile
+    let context: AdapterContext
+    let settings: OIDCSettings
+    let resolver: MetadataResolver
+
+    public init(profile: ProviderProfile, context: AdapterContext) throws {
+        self.profile = profile
+        self.context = context
+        self.settings = try OIDCSettings(profile, environment: context.environment)
+        self.resolver = MetadataResolver(context: context)
+    }
+
+    public var capabilities: ProviderCapabilities { ProviderCapabilities.of(profile) }
+
+    var scopes: [String] { profile.scopes.isEmpty ? ["openid"] : profile.scopes }
+
+    func tokenEndpoint(_ meta: ProviderMetadata) -> TokenEndpoint {
+        TokenEndpoint(url: meta.tokenEndpoint, client: settings.client, http: context.http)
+    }
+
+    public func signIn(flow: SignInFlow, presenter: any SignInPresenter, options: SignInOptions) async throws -> SignInResult {
+        let meta = try await resolver.metadata(for: profile)
+        let token = tokenEndpoint(meta)
+        let now = { context.clock.now() }
+        var nonce: String?
+        let tokens: TokenSet
+        switch flow {
+        case .device:
+            guard let endpoint = meta.deviceAuthorizationEndpoint else {
+                throw AuthFailure(.misconfigured, code: "no_device_endpoint",
+                                  remedy: "provider \"\(profile.id)\" offers no device sign-in; use --browser")
+            }
+            let device = DeviceFlow(deviceEndpoint: endpoint, token: token, scopes: scopes, sleeper: context.sleeper, clock: context.clock)
+            let authorization = try await device.start()
+            await presenter.present(.deviceCode(userCode: authorization.userCode, verificationURI: authorization.verificationURI,
+                                                verificationURIComplete: authorization.verificationURIComplete,
+                                                message: authorization.message,
+                                                expiresAt: now() + .seconds(authorization.expiresIn)))
+            tokens = try await device.poll(authorization)
+        case .browser:
+            guard let endpoint = meta.authorizationEndpoint else {
+                throw AuthFailure(.misconfigured, code: "no_authorization_endpoint",
+                                  remedy: "provider \"\(profile.id)\" has no authorization endpoint; use --device")
+            }
+            let flow = AuthorizationCodeFlow(authorizationEndpoint: endpoint, token: token, scopes: scopes,
+                                             issuer: meta.issuer.isEmpty ? nil : meta.issuer,
+                                             issRequired: meta.issParameterSupported, redirect: settings.redirect, clock: context.clock)
+            let (t, n) = try await flow.run(presenter: presenter, browser: options.openBrowser ? context.browser : nil,
+                                            timeout: options.timeout)
+            tokens = t
+            nonce = n
+        case .client:
+            tokens = try await token.request([("grant_type", "client_credentials"), ("scope", scopes.filter { $0 != "openid" }.joined(separator: " "))],
+                                             grant: .clientCredentials, secrets: [], now: now())
+            let credentials = tokens.credentials(now: now(), requestedScopes: scopes, idTokenClaims: [:])
+            var withMarker = credentials
+            withMarker.extras["grant"] = Secret("client_credentials")
+            return SignInResult(subject: "client:" + settings.client.id, username: settings.client.id,
+                                displayName: "client \(settings.client.id)", realm: nil, credentials: withMarker)
+        case .password:
+            guard settings.allowPassword else {
+                throw AuthFailure(.misconfigured, code: "password_disabled",
+                                  remedy: "provider \"\(profile.id)\" does not allow the password grant (it is discouraged); set options.allow_password = true to use it")
+            }
+            guard let username = options.username, let password = options.password else {
+                throw AuthFailure(.misconfigured, code: "no_credentials", remedy: "the password grant needs --username and a password")
+            }
+            tokens = try await token.request([("grant_type", "password"), ("username", username),
+                                              ("password", password.exposedValue), ("scope", scopes.joined(separator: " "))],
+                                             grant: .password, secrets: [password.exposedValue], now: now())
+        case .assertion:
+            guard let path = settings.assertionFile else {
+                throw AuthFailure(.misconfigured, code: "no_assertion", remedy: "provider \"\(profile.id)\": set options.assertion_file")
+            }
+            let assertion = try SecretSource.file(path, what: "provider \"\(profile.id)\": assertion_file", environment: context.environment)
+            tokens = try await token.request([("grant_type", "urn:ietf:params:oauth:grant-type:jwt-bearer"),
+                                              ("assertion", assertion.exposedValue), ("scope", scopes.joined(separator: " "))],
+                                             grant: .jwtBearer, secrets: [assertion.exposedValue], now: now())
+        case .import:
+            throw AuthFailure(.misconfigured, code: "unsupported", remedy: "OIDC accounts cannot be imported; sign in instead")
+        }
+        return try await identify(tokens, meta: meta, nonce: nonce)
+    }
+
+    /// Validates the id_token (when there is one) and works out who signed in.
+    func identify(_ tokens: TokenSet, meta: ProviderMetadata, nonce: String?) async throws -> SignInResult {
+        let now = context.clock.now()
+        var claims: [String: String] = [:]
+        if let idToken = tokens.idToken {
+            claims = try await validate(idToken, meta: meta, nonce: nonce)
+        }
+        if claims["preferred_username"] == nil && claims["email"] == nil || claims["sub"] == nil,
+           let endpoint = meta.userinfoEndpoint,
+           let info = await UserInfo.fetch(endpoint, accessToken: tokens.accessToken, http: context.http) {
+            // Userinfo must describe the same user as the id_token (OIDC Core §5.3.2).
+            if claims["sub"] == nil || info["sub"] == claims["sub"] {
+                claims.merge(info) { old, _ in old }
+            }
+        }
+        guard let sub = claims["sub"] else {
+            throw AuthFailure(.misconfigured, code: "no_subject",
+                              remedy: "provider \"\(profile.id)\" said nothing about who signed in (no id_token or userinfo); add \"openid\" to scopes")
+        }
+        let issuer = claims["iss"] ?? meta.issuer
+        let credentials = tokens.credentials(now: now, requestedScopes: scopes, idTokenClaims: claims)
+        return SignInResult(subject: issuer + "|" + sub,
+                            username: claims["preferred_username"] ?? claims["email"] ?? claims["username"] ?? sub,
+                            displayName: claims["name"] ?? "", realm: nil, credentials: credentials)
+    }
+
+    func validate(_ idToken: Secret, meta: ProviderMetadata, nonce: String?) async throws -> [String: String] {
+        let now = context.clock.now()
+        func validator(_ keys: JWKSet?) -> IDTokenValidator {
+            IDTokenValidator(issuer: meta.issuer, clientId: settings.client.id, clientSecret: settings.client.secret, keys: keys)
+        }
+        do {
+            return try validator(try await resolver.keys(meta.jwksURI, refresh: false)).validate(idToken, now: now, nonce: nonce)
+        } catch let failure as AuthFailure where failure.code == "invalid_id_token" && meta.jwksURI != nil {
+            // The provider may have rotated its keys since they were cached: fetch once more.
+            return try validator(try await resolver.keys(meta.jwksURI, refresh: true)).validate(idToken, now: now, nonce: nonce)
+        }
+    }
+
+    public func renew(_ stored: StoredAccount, scopes wanted: [String]) async throws -> Credentials {
+        let meta = try await resolver.metadata(for: profile)
+        let token = tokenEndpoint(meta)
+        let now = context.clock.now()
+        let requested = wanted.isEmpty ? scopes : Array(Set(wanted + ["openid"].filter { scopes.contains($0) })).sorted()
+        if stored.credentials.extras["grant"]?.exposedValue == "client_credentials" {
+            let tokens = try await token.request([("grant_type", "client_credentials"),
+                                                  ("scope", requested.filter { $0 != "openid" }.joined(separator: " "))],
+                                                 grant: .clientCredentials, secrets: [], now: now)
+            return tokens.credentials(now: now, requestedScopes: requested, idTokenClaims: [:])
+        }
+        guard let refresh = stored.credentials.refreshToken else {
+            throw AuthFailure(.needsInteraction, code: "no_refresh_token",
+                              remedy: "\(stored.account.id) holds no refresh token; sign in again: `authdeck login \(profile.id)`")
+        }
+        let tokens = try await token.request([("grant_type", "refresh_token"), ("refresh_token", refresh.value.exposedValue),
+                                              ("scope", requested.joined(separator: " "))],
+                                             grant: .refresh, secrets: [refresh.value.exposedValue], now: now)
+        var claims: [String: String] = [:]
+        if let idToken = tokens.idToken {
+            // The new refresh token must be kept whatever the id_token says (the old one is
+            // spent); a bad id_token only means the old claims stay.
+            if let fresh = try? await validate(idToken, meta: meta, nonce: nil) {
+                guard fresh["sub"] == stored.credentials.idTokenClaims["sub"] || stored.credentials.idTokenClaims["sub"] == nil else {
+                    throw AuthFailure(.misconfigured, code: "subject_changed",
+                                      remedy: "the provider renewed \(stored.account.id) for a different user; sign in again")
+                }
+                claims = fresh
+            }
+        }
+        return tokens.credentials(now: now, requestedScopes: requested, idTokenClaims: claims)
+    }
+
+    public func revoke(_ stored: StoredAccount) async throws {
+        let meta = try await resolver.metadata(for: profile)
+        guard let endpoint = meta.revocationEndpoint else { return }
+        let revocation = Revocation(endpoint: endpoint, client: settings.client, http: context.http)
+        if let refresh = stored.credentials.refreshToken {
+            try await revocation.revoke(refresh.value, hint: "refresh_token", now: context.clock.now())
+        }
+        for token in stored.credentials.accessTokens where token.isValid(at: context.clock.now(), skew: .seconds(0)) {
+            try await revocation.revoke(token.value, hint: "access_token", now: context.clock.now())
+        }
+    }
+}

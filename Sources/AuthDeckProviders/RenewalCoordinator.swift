@@ -1,0 +1,86 @@
+import AuthDeckCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Renews accounts silently with single-flight across processes.
+///
+/// For one account: take the store's renewal lease (waiting while another process holds
+/// it), re-read the account (the other process may have renewed it already), call the
+/// adapter, and commit the new credentials — compare-and-swap on the refresh token's
+/// generation — before returning them. A rotating refresh token is therefore spent by
+/// exactly one process, and its successor is on disk before anyone uses the new token.
+/// Failures: a transient one changes nothing but the audit trail; others are recorded as
+/// the account's last error, with every credential kept.
+public struct RenewalCoordinator: Sendable {
+    public let store: any AccountStore
+    public let clock: any WallClock
+    public let holder: String
+    public let skew: TimeSpan
+    /// How long to wait for another process's renewal before giving up (transient).
+    public let leaseWait: TimeSpan
+    /// How long a lease is held at most (longer than any request's timeout).
+    public let leaseTTL: TimeSpan
+
+    public init(store: any AccountStore, clock: any WallClock, holder: String, skew: TimeSpan,
+                leaseWait: TimeSpan = .seconds(60), leaseTTL: TimeSpan = .seconds(90)) {
+        self.store = store
+        self.clock = clock
+        self.holder = holder
+        self.skew = skew
+        self.leaseWait = leaseWait
+        self.leaseTTL = leaseTTL
+    }
+
+    /// Renews `accountId` if it needs it (or always with `force`) and returns it as stored.
+    public func renew(_ accountId: String, with adapter: any ProviderAdapter, scopes: [String] = [],
+                      force: Bool = false, window: TimeSpan = .seconds(0)) async throws -> StoredAccount {
+        let started = clock.now()
+        while true {
+            guard let current = try store.account(id: accountId) else {
+                throw AuthFailure(.misconfigured, code: "gone", remedy: "account \(accountId) no longer exists")
+            }
+            if !force, fresh(current, scopes: scopes, window: window) { return current }
+            let now = clock.now()
+            if try store.acquireRenewalLease(accountId: accountId, holder: holder, until: now + leaseTTL, now: now) { break }
+            guard clock.now() - started < leaseWait else {
+                throw AuthFailure(.transient, code: "busy", remedy: "another authdeck process is still renewing \(accountId); try again")
+            }
+            try await Task.sleep(nanoseconds: 50_000_000)
+        }
+        defer { try? store.releaseRenewalLease(accountId: accountId, holder: holder) }
+        guard let current = try store.account(id: accountId) else {
+            throw AuthFailure(.misconfigured, code: "gone", remedy: "account \(accountId) no longer exists")
+        }
+        if !force, fresh(current, scopes: scopes, window: window) { return current }
+        let account = current.account
+        let renewed: Credentials
+        do {
+            renewed = try await adapter.renew(current, scopes: scopes)
+        } catch let failure as AuthFailure {
+            let event = DeckEvent(at: clock.now(), kind: .refreshFailed, accountId: account.id, providerId: account.providerId,
+                                  detail: "\(failure.errorClass.rawValue) \(failure.code): \(failure.remedy)")
+            try? store.recordFailure(accountId: account.id,
+                                     error: failure.errorClass == .transient ? nil : failure.accountError(at: clock.now()),
+                                     event: event)
+            throw failure
+        }
+        let now = clock.now()
+        let merged = current.credentials.merging(renewed: renewed, now: now, skew: skew)
+        let rotated = merged.refreshToken?.generation != current.credentials.refreshToken?.generation
+        let event = DeckEvent(at: now, kind: .refreshed, accountId: account.id, providerId: account.providerId,
+                              detail: rotated ? "renewed; refresh token rotated to generation \(merged.refreshToken!.generation)" : "renewed")
+        guard try store.commitRenewal(merged, accountId: account.id,
+                                      expectedGeneration: current.credentials.refreshToken?.generation, event: event) else {
+            throw AuthFailure(.transient, code: "conflict", remedy: "\(account.id) was changed by another process during renewal; try again")
+        }
+        return StoredAccount(account: account, credentials: merged)
+    }
+
+    /// Holds a token for `scopes` that outlives `window`, so there is nothing to do.
+    func fresh(_ stored: StoredAccount, scopes: [String], window: TimeSpan) -> Bool {
+        guard let token = stored.credentials.usableAccessToken(for: scopes, at: clock.now(), skew: skew) else { return false }
+        guard let expiry = token.expiresAt else { return true }
+        return expiry - skew - clock.now() > window
+    }
+}

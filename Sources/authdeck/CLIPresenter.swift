@@ -1,0 +1,23 @@
+import Foundation
+import AuthDeckCore
+
+/// Shows sign-in prompts on stderr (stdout stays clean for `--json` and scripts).
+struct CLIPresenter: SignInPresenter {
+    let clock: any WallClock
+
+    func present(_ prompt: SignInPrompt) async {
+        switch prompt {
+        case let .deviceCode(userCode, uri, complete, message, expiresAt):
+            var text = "To sign in, open \(uri) in a browser (on any device) and enter the code \(userCode)\n"
+            if let complete { text += "or open \(complete)\n" }
+            if let message, !message.contains(userCode) { text += TerminalText.inert(message) + "\n" }
+            text += "The code expires \(ExpiryText.describe(expiresAt, now: clock.now())). Waiting…\n"
+            Output.note(text)
+        case let .browser(url, opened):
+            Output.note(opened ? "Opened your browser to sign in. If it did not appear, open:\n\(url)\nWaiting…"
+                               : "Open this URL in a browser on this machine to sign in:\n\(url)\nWaiting…")
+        case .notice(let text):
+            Output.note(text)
+        }
+    }
+}
