@@ -37,8 +37,10 @@ struct TokenCommand: AsyncParsableCommand {
         }
         do {
             let renewed = try await context.renewer(store, config).renew(stored.account.id, with: adapter, scopes: scope)
-            guard let token = renewed.credentials.usableAccessToken(for: scope, at: context.clock.now(), skew: skew) else {
-                throw CLIError.needsSignIn("\(stored.account.id): the renewed token does not carry scope \(scope.joined(separator: " ")); sign in with it: `authdeck login \(stored.account.providerId)`")
+            // A token the server has just issued is handed out even when it lives shorter
+            // than the clock-skew margin, which exists for cached tokens.
+            guard let token = renewed.credentials.usableAccessToken(for: scope, at: context.clock.now(), skew: .seconds(0)) else {
+                throw CLIError.needsSignIn("\(stored.account.id): the provider renewed the account but granted no token for scope \(scope.joined(separator: " ")); sign in with it: `authdeck login \(stored.account.providerId)`")
             }
             try? store.touch(accountId: stored.account.id, at: context.clock.now())
             Output.raw(token.value.exposedValue + "\n")

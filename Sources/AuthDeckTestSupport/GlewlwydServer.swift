@@ -1,0 +1,129 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real glewlwyd OAuth 2.0 / OIDC server for one test, started by `Tests/harness/glewlwyd-up`
+/// on random loopback ports and stopped by pid when released.
+public final class GlewlwydServer: @unchecked Sendable {
+    public let dir = TempDirectory("glewlwyd")
+    public let port: UInt16
+    public let redirectPort: UInt16
+    public let pid: Int32
+    public var base: String { "http://127.0.0.1:\(port)/api" }
+    public var issuer: String { "\(base)/oidc" }
+    public static let clientId = "authdeck", clientSecret = "s3cret", user = "taro", password = "taro-pass-123"
+
+    /// True when the glewlwyd binary is installed (CI installs it; see scripts/deps).
+    public static var installed: Bool { FileManager.default.isExecutableFile(atPath: "/usr/sbin/glewlwyd") || FileManager.default.isExecutableFile(atPath: "/usr/bin/glewlwyd") }
+
+    public static var harness: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Tests/harness/glewlwyd-up").standardized.path
+    }
+
+    /// Starts a server whose access tokens live `accessTokenSeconds`.
+    public init(accessTokenSeconds: Int = 3600) throws {
+        var lastError = ""
+        for _ in 0..<3 {  // a picked port can be taken by someone else before glewlwyd binds it
+            let port = FreePort.pick(), redirect = FreePort.pick()
+            let setup = Process()
+            setup.executableURL = URL(fileURLWithPath: Self.harness)
+            setup.arguments = [dir.path, String(port), String(redirect), String(accessTokenSeconds)]
+            let out = Pipe(), err = Pipe()
+            setup.standardOutput = out
+            setup.standardError = err
+            try setup.run()
+            let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            lastError = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            setup.waitUntilExit()
+            if setup.terminationStatus == 0, let line = text.split(separator: "\n").last(where: { $0.hasPrefix("ready pid=") }),
+               let pid = Int32(line.dropFirst("ready pid=".count)) {
+                self.port = port
+                self.redirectPort = redirect
+                self.pid = pid
+                return
+            }
+            if let pid = try? String(contentsOfFile: dir.file("server.pid"), encoding: .utf8), let p = Int32(pid.trimmingCharacters(in: .whitespacesAndNewlines)) {
+                kill(p, SIGKILL)
+            }
+            try? FileManager.default.removeItem(atPath: dir.file("glewlwyd.db"))
+        }
+        throw NSError(domain: "GlewlwydServer", code: 1, userInfo: [NSLocalizedDescriptionKey: "glewlwyd did not start: \(lastError)"])
+    }
+
+    deinit {
+        kill(pid, SIGTERM)
+        for _ in 0..<100 where kill(pid, 0) == 0 { usleep(20_000) }
+        if kill(pid, 0) == 0 { kill(pid, SIGKILL) }
+    }
+
+    /// config.toml for an `oidc` provider `id` pointing at this server.
+    public func providerTOML(id: String = "gl", extraOptions: String = "", endpoints: String? = nil) -> String {
+        """
+        [[provider]]
+        id = "\(id)"
+        kind = "oidc"
+        client_id = "\(Self.clientId)"
+        client_secret_env = "GL_SECRET"
+        scopes = ["openid", "authdeck"]
+        endpoints = \(endpoints ?? "{ issuer = \"\(issuer)\" }")
+        options = { redirect_port = \(redirectPort), allow_password = true\(extraOptions) }
+
+        """
+    }
+
+    // MARK: Playing the user, as a browser would
+
+    /// Logs the user in and consents for the client; returns the session cookie jar path.
+    public func userSession() throws -> String {
+        let jar = dir.file("user-\(UUID().uuidString).jar")
+        try curl(["-c", jar, "-b", jar, "-H", "Content-Type: application/json",
+                  "-d", "{\"username\":\"\(Self.user)\",\"password\":\"\(Self.password)\"}", "\(base)/auth/"])
+        try curl(["-c", jar, "-b", jar, "-X", "PUT", "-H", "Content-Type: application/json",
+                  "-d", "{\"scope\":\"openid authdeck\"}", "\(base)/auth/grant/\(Self.clientId)"])
+        return jar
+    }
+
+    /// Approves a device user code as the user.
+    public func approveDevice(userCode: String) throws {
+        let jar = try userSession()
+        try curl(["-c", jar, "-b", jar, "\(base)/oidc/device?code=\(userCode)&g_continue"], okStatuses: ["302", "200"])
+    }
+
+    /// Whether the server still considers `token` active (RFC 7662 introspection).
+    public func isActive(_ token: String) throws -> Bool {
+        let body = try curl(["-u", "\(Self.clientId):\(Self.clientSecret)", "--data-urlencode", "token=\(token)", "\(base)/oidc/introspect"])
+        return body.contains("\"active\":true")
+    }
+
+    /// A `$BROWSER` script that follows the authorize URL with the user's session to the
+    /// loopback redirect (glewlwyd needs `g_continue` to skip its login page).
+    public func browserScript() throws -> String {
+        let jar = try userSession()
+        let path = dir.file("browser.sh")
+        try """
+        #!/bin/sh
+        exec curl -sS -o /dev/null -w '%{http_code} %{url_effective}\\n' -b '\(jar)' -L "$1&g_continue" >> '\(dir.file("browser.log"))' 2>&1
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        chmod(path, 0o755)
+        return path
+    }
+
+    @discardableResult
+    func curl(_ args: [String], okStatuses: [String] = ["200"]) throws -> String {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        p.arguments = ["-sS", "-w", "\n%{http_code}"] + args
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = Pipe()
+        try p.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        let status = String(text.split(separator: "\n").last ?? "")
+        guard okStatuses.contains(status) else {
+            throw NSError(domain: "GlewlwydServer", code: 2, userInfo: [NSLocalizedDescriptionKey: "curl \(args.last ?? "") -> \(status): \(text)"])
+        }
+        return text
+    }
+}
