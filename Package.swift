@@ -67,4 +67,12 @@ let package = Package(
     ]
 )
 
-package.targets.append(.testTarget(name: "AuthDeckOAuthTests", dependencies: ["AuthDeckOAuth"], swiftSettings: strict))
+package.targets.append(contentsOf: [
+    .testTarget(name: "AuthDeckOAuthTests", dependencies: [
+        "AuthDeckOAuth", "AuthDeckHTTP", "AuthDeckCore", "AuthDeckTestSupport",
+        .product(name: "Crypto", package: "swift-crypto"), .product(name: "CryptoExtras", package: "swift-crypto"),
+    ], swiftSettings: strict),
+    .testTarget(name: "AuthDeckProvidersTests", dependencies: [
+        "AuthDeckProviders", "AuthDeckStore", "AuthDeckCore", "AuthDeckTestSupport",
+    ], swiftSettings: strict),
+])

@@ -13,6 +13,9 @@ public struct DeviceFlow: Sendable {
         public var expiresIn: Int64
         public var interval: Int64
         public var message: String?
+        /// When the code was issued: it expires `expiresIn` seconds after this, however
+        /// late polling starts.
+        public var issuedAt: Instant
     }
 
     public let deviceEndpoint: String
@@ -58,12 +61,13 @@ public struct DeviceFlow: Sendable {
         let expiresIn = json.integer("expires_in") ?? json.string("expires_in").flatMap { Int64($0) } ?? 900
         return Authorization(deviceCode: Secret(deviceCode), userCode: userCode, verificationURI: uri,
                              verificationURIComplete: json.string("verification_uri_complete"),
-                             expiresIn: max(1, expiresIn), interval: min(max(1, interval), 60), message: json.string("message"))
+                             expiresIn: max(1, expiresIn), interval: min(max(1, interval), 60), message: json.string("message"),
+                             issuedAt: now)
     }
 
     /// Polls until the user approves, declines, or the code expires.
     public func poll(_ authorization: Authorization) async throws -> TokenSet {
-        let deadline = clock.now() + .seconds(authorization.expiresIn)
+        let deadline = authorization.issuedAt + .seconds(authorization.expiresIn)
         var interval = Double(authorization.interval)
         while true {
             try await sleeper.sleep(seconds: interval)

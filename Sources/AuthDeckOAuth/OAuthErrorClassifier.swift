@@ -47,7 +47,7 @@ public enum OAuthErrorClassifier {
             return AuthFailure(cls, code: code, remedy: remedy)
         }
         for secret in secrets where secret.count >= 4 { said = said.replacingAll(secret, with: "‹redacted›") }
-        said = TerminalText.inert(String(said.split(whereSeparator: { $0 == "\r" || $0 == "\n" }).first ?? ""))
+        said = TerminalText.inert(String(said.split(whereSeparator: \.isNewline).first ?? ""))
         if said.count > 160 { said = String(said.prefix(160)) + "…" }
         return AuthFailure(cls, code: code, remedy: "\(remedy) (server: \(said))")
     }

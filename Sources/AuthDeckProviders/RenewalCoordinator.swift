@@ -15,6 +15,8 @@ import Glibc
 public struct RenewalCoordinator: Sendable {
     public let store: any AccountStore
     public let clock: any WallClock
+    /// This process's lease-holder name (`pid@host`); each renewal adds its own suffix, so
+    /// two renewals in one process exclude each other too.
     public let holder: String
     public let skew: TimeSpan
     /// How long to wait for another process's renewal before giving up (transient).
@@ -36,6 +38,7 @@ public struct RenewalCoordinator: Sendable {
     public func renew(_ accountId: String, with adapter: any ProviderAdapter, scopes: [String] = [],
                       force: Bool = false, window: TimeSpan = .seconds(0)) async throws -> StoredAccount {
         let started = clock.now()
+        let holder = self.holder + "/" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
         while true {
             guard let current = try store.account(id: accountId) else {
                 throw AuthFailure(.misconfigured, code: "gone", remedy: "account \(accountId) no longer exists")

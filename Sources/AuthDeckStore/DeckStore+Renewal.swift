@@ -70,11 +70,12 @@ extension DeckStore {
         }
     }
 
-    /// A holder is `pid@host`. On this host a holder whose process is gone has lost its
-    /// lease (a crashed `authdeck` must not block renewals until the lease lapses).
+    /// A holder is `pid@host` or `pid@host/suffix`. On this host a holder whose process is
+    /// gone has lost its lease (a crashed `authdeck` must not block renewals until it lapses).
     static func holderAlive(_ holder: String) -> Bool {
         let parts = holder.split(separator: "@", maxSplits: 1)
-        guard parts.count == 2, String(parts[1]) == hostName, let pid = Int32(parts[0]) else { return true }
+        guard parts.count == 2, let pid = Int32(parts[0]),
+              parts[1].split(separator: "/", maxSplits: 1).first.map(String.init) == hostName else { return true }
         return kill(pid, 0) == 0 || errno == EPERM
     }
 

@@ -1,0 +1,117 @@
+import Testing
+import Foundation
+import AuthDeckCore
+import AuthDeckHTTP
+import AuthDeckOAuth
+
+/// Token responses are validated strictly, and every failure gets the right class.
+@Suite struct TokenEndpointTests {
+    let now = Instant(secondsSinceEpoch: 1_800_000_000)
+
+    func parse(_ body: String) throws -> TokenSet { try TokenSet.parse(Array(body.utf8), from: "idp.test") }
+
+    @Test func aGoodResponseParses() throws {
+        let t = try parse(#"{"access_token":"at","token_type":"Bearer","expires_in":3599,"refresh_token":"rt","scope":"a b","client_info":"xyz"}"#)
+        #expect(t.accessToken == Secret("at") && t.refreshToken == Secret("rt") && t.expiresIn == 3599)
+        #expect(t.scope == ["a", "b"] && t.extra["client_info"] == "xyz")
+        #expect(try parse(#"{"access_token":"at","token_type":"bearer","expires_in":"3599"}"#).expiresIn == 3599)
+        let c = t.credentials(now: now, requestedScopes: ["x"], idTokenClaims: [:])
+        #expect(c.accessTokens[0].expiresAt == now + .seconds(3599) && c.accessTokens[0].scopes == ["a", "b"])
+        // No expires_in: assume an hour rather than forever.
+        let noExpiry = try parse(#"{"access_token":"at","token_type":"Bearer"}"#)
+        #expect(noExpiry.credentials(now: now, requestedScopes: [], idTokenClaims: [:]).accessTokens[0].expiresAt == now + .hours(1))
+    }
+
+    @Test(arguments: [
+        (#"<html><body>Error</body></html>"#, "an HTML page, not JSON"),
+        (#"{"access_token":"at","token_type":"Bearer""#, "not a JSON object"),
+        ("", "an empty body"),
+        (#"{"token_type":"Bearer"}"#, "\"access_token\" is missing"),
+        (#"{"access_token":"at"}"#, "\"token_type\" is missing"),
+        (#"{"access_token":"at","token_type":"Bearer","expires_in":-5}"#, "\"expires_in\" is -5; a lifetime must be positive"),
+        (#"{"access_token":"at","token_type":"Bearer","expires_in":0}"#, "\"expires_in\" is 0; a lifetime must be positive"),
+        (#"{"access_token":"at","token_type":"Bearer","expires_in":"soon"}"#, "\"expires_in\" is a string, not a number of seconds"),
+        (#"{"access_token":"at","token_type":"Bearer","expires_in":1000000000000}"#, "\"expires_in\" is 1000000000000 s, more than ten years"),
+        (#"{"access_token":"at","token_type":"Bearer","expires_in":true}"#, "\"expires_in\" is a boolean, not a number of seconds"),
+    ])
+    func badResponsesAreTransientAndNamed(body: String, what: String) {
+        do {
+            _ = try parse(body)
+            Issue.record("accepted \(body)")
+        } catch let f as AuthFailure {
+            #expect(f.errorClass == .transient)
+            #expect(f.remedy == "idp.test answered with an invalid token response (\(what)); nothing was changed")
+        } catch {
+            Issue.record("\(error)")
+        }
+    }
+
+    func endpoint(_ http: FakeHTTPClient, auth: OAuthClient.Authentication = .secretBasic(Secret("s e/cret"))) -> TokenEndpoint {
+        TokenEndpoint(url: "https://idp.test/token", client: OAuthClient(id: "my client", authentication: auth), http: http)
+    }
+
+    func failure(_ status: Int, _ body: String, grant: TokenEndpoint.Grant = .refresh, contentType: String = "application/json",
+                 headers: [HTTPHeader] = []) async -> AuthFailure? {
+        let http = FakeHTTPClient([{ _ in FakeHTTPClient.response(status, body, contentType: contentType, headers: headers) }])
+        do {
+            _ = try await endpoint(http).request([("grant_type", "refresh_token"), ("refresh_token", "RT-SECRET-1")],
+                                                 grant: grant, secrets: ["RT-SECRET-1"], now: now)
+            return nil
+        } catch {
+            return error as? AuthFailure
+        }
+    }
+
+    @Test func failuresAreClassified() async {
+        #expect(await failure(503, "", headers: [HTTPHeader("Retry-After", "30")])
+                == AuthFailure(.transient, code: "http 503", remedy: "idp.test is unavailable (HTTP 503) (retry after 30 s); nothing was changed, try again later"))
+        #expect(await failure(429, "")?.errorClass == .transient)
+        #expect(await failure(400, #"{"error":"invalid_grant"}"#)?.errorClass == .needsInteraction)
+        #expect(await failure(400, #"{"error":"interaction_required"}"#)?.errorClass == .needsInteraction)
+        #expect(await failure(401, #"{"error":"invalid_client"}"#)?.errorClass == .misconfigured)
+        #expect(await failure(400, #"{"error":"access_denied"}"#)?.errorClass == .declined)
+        #expect(await failure(400, #"{"error":"temporarily_unavailable"}"#)?.errorClass == .transient)
+        // glewlwyd's answer to a reused one-use refresh token: 400 with an empty body.
+        #expect(await failure(400, "")?.errorClass == .needsInteraction)
+        #expect(await failure(400, "", grant: .password)?.errorClass == .misconfigured)
+        #expect(await failure(404, "<html>", contentType: "text/html")?.remedy
+                == "idp.test answered HTTP 404 with text/html, not an OAuth error; check the provider's endpoints")
+    }
+
+    @Test func secretsAreRedactedFromServerText() async {
+        let f = await failure(400, #"{"error":"invalid_grant","error_description":"token RT-SECRET-1 is bad\r\nTrace ID: 1"}"#)
+        #expect(f?.remedy.contains("RT-SECRET-1") == false)
+        #expect(f?.remedy.contains("token ‹redacted› is bad") == true)
+        #expect(f?.remedy.contains("Trace ID") == false)
+    }
+
+    @Test func networkFailuresAreTransient() async {
+        let http = FakeHTTPClient([{ _ in throw HTTPError.transport(code: 7, message: "Couldn't connect to server", host: "idp.test") }])
+        do {
+            _ = try await endpoint(http).request([("grant_type", "refresh_token")], grant: .refresh, secrets: [], now: now)
+        } catch let f as AuthFailure {
+            #expect(f.errorClass == .transient && f.code == "network")
+        } catch { Issue.record("\(error)") }
+        let tls = FakeHTTPClient([{ _ in throw HTTPError.tlsVerification(message: "self-signed", host: "idp.test") }])
+        do {
+            _ = try await endpoint(tls).request([("grant_type", "refresh_token")], grant: .refresh, secrets: [], now: now)
+        } catch let f as AuthFailure {
+            #expect(f.errorClass == .misconfigured && f.remedy.contains("TLS certificate not trusted"))
+        } catch { Issue.record("\(error)") }
+    }
+
+    @Test func clientAuthenticationIsSentAsConfigured() async throws {
+        let ok = #"{"access_token":"at","token_type":"Bearer","expires_in":60}"#
+        let basic = FakeHTTPClient(json: [(200, ok)])
+        _ = try await endpoint(basic).request([("grant_type", "client_credentials")], grant: .clientCredentials, secrets: [], now: now)
+        let header = basic.requests[0].headers.first { $0.name == "Authorization" }?.value
+        // RFC 6749 §2.3.1: id and secret are form-encoded before base64.
+        #expect(header == "Basic " + Data("my%20client:s%20e%2Fcret".utf8).base64EncodedString())
+        #expect(basic.form(0)["client_secret"] == nil)
+        let post = FakeHTTPClient(json: [(200, ok)])
+        _ = try await endpoint(post, auth: .secretPost(Secret("pw"))).request([("grant_type", "client_credentials")],
+                                                                             grant: .clientCredentials, secrets: [], now: now)
+        #expect(post.form(0)["client_id"] == "my client" && post.form(0)["client_secret"] == "pw")
+        #expect(!post.requests[0].headers.contains { $0.name == "Authorization" })
+    }
+}

@@ -1,0 +1,112 @@
+import Testing
+import Foundation
+import AuthDeckCore
+import AuthDeckStore
+import AuthDeckProviders
+import AuthDeckTestSupport
+
+/// Single-flight renewal over a real store: what is committed, what a failure records, and
+/// that concurrent renewals spend a refresh token once.
+@Suite struct RenewalCoordinatorTests {
+    let clock = MutableClock(Instant(secondsSinceEpoch: 1_800_000_000))
+    let dir = TempDirectory()
+
+    /// An adapter that answers renewals from a script and counts them.
+    final class ScriptedAdapter: ProviderAdapter, @unchecked Sendable {
+        let profile = ProviderProfile(id: "work", kind: .oidc)
+        var capabilities: ProviderCapabilities { .of(profile) }
+        private let lock = NSLock()
+        private var outcome: (StoredAccount) throws -> Credentials
+        private(set) var calls = 0
+        let delay: UInt64
+
+        init(delay: UInt64 = 0, _ outcome: @escaping (StoredAccount) throws -> Credentials) {
+            self.delay = delay
+            self.outcome = outcome
+        }
+
+        func signIn(flow: SignInFlow, presenter: any SignInPresenter, options: SignInOptions) async throws -> SignInResult {
+            throw AuthFailure(.misconfigured, code: "unused", remedy: "unused")
+        }
+
+        func renew(_ stored: StoredAccount, scopes: [String]) async throws -> Credentials {
+            lock.withLock { calls += 1 }
+            if delay > 0 { try await Task.sleep(nanoseconds: delay) }
+            return try outcome(stored)
+        }
+
+        func revoke(_ stored: StoredAccount) async throws {}
+    }
+
+    func setUp() throws -> (DeckStore, StoredAccount, RenewalCoordinator) {
+        let store = try DeckStore.open(StoreLocation(databasePath: dir.file("s.db"), keyFilePath: dir.file("k")), clock: clock)
+        let expired = DeckFixture(now: clock.now()).accounts[2]  // expired, holds a refresh token
+        try store.insert(expired)
+        return (store, expired, RenewalCoordinator(store: store, clock: clock, holder: DeckStore.leaseHolder, skew: .seconds(60)))
+    }
+
+    func fresh(_ value: String, refresh: String?) -> Credentials {
+        Credentials(accessTokens: [AccessToken(id: UUID().uuidString, value: Secret(value), scopes: ["openid", "User.Read"],
+                                               obtainedAt: clock.now(), expiresAt: clock.now() + .hours(1))],
+                    refreshToken: refresh.map { RefreshToken(id: UUID().uuidString, value: Secret($0), generation: 1, obtainedAt: clock.now()) })
+    }
+
+    @Test func aRenewalCommitsTheRotatedTokenWithTheNextGeneration() async throws {
+        let (store, account, renewer) = try setUp()
+        let adapter = ScriptedAdapter { _ in self.fresh("new-at", refresh: "new-rt") }
+        let got = try await renewer.renew(account.account.id, with: adapter)
+        let saved = try #require(try store.account(id: account.account.id))
+        #expect(saved.credentials == got.credentials)
+        #expect(saved.credentials.refreshToken?.value == Secret("new-rt"))
+        #expect(saved.credentials.refreshToken?.generation == account.credentials.refreshToken!.generation + 1)
+        #expect(saved.credentials.usableAccessToken(for: [], at: clock.now(), skew: .seconds(60))?.value == Secret("new-at"))
+        // The server did not rotate this time: the refresh token stays as it was.
+        let again = ScriptedAdapter { _ in self.fresh("newer-at", refresh: nil) }
+        _ = try await renewer.renew(account.account.id, with: again, force: true)
+        #expect(try store.account(id: account.account.id)?.credentials.refreshToken == saved.credentials.refreshToken)
+    }
+
+    @Test func aTransientFailureChangesNothingButTheAuditTrail() async throws {
+        let (store, account, renewer) = try setUp()
+        let adapter = ScriptedAdapter { _ in throw AuthFailure(.transient, code: "http 503", remedy: "down") }
+        await #expect(throws: AuthFailure.self) { try await renewer.renew(account.account.id, with: adapter) }
+        let after = try #require(try store.account(id: account.account.id))
+        #expect(after == account)
+        #expect(try store.events(since: nil, accountId: account.account.id, limit: nil).last?.kind == .refreshFailed)
+    }
+
+    @Test func aRejectedRenewalIsRecordedAndKeepsEveryCredential() async throws {
+        let (store, account, renewer) = try setUp()
+        let adapter = ScriptedAdapter { _ in throw AuthFailure(.needsInteraction, code: "invalid_grant", remedy: "sign in again") }
+        await #expect(throws: AuthFailure.self) { try await renewer.renew(account.account.id, with: adapter) }
+        let after = try #require(try store.account(id: account.account.id))
+        #expect(after.credentials == account.credentials)
+        #expect(after.account.lastError?.code == "invalid_grant" && after.account.failedAttempts == 1)
+        #expect(AccountState.derive(after, policy: .standard, now: clock.now()) == .needsSignIn(reason: "sign in again"))
+        // A later success clears the error.
+        _ = try await renewer.renew(account.account.id, with: ScriptedAdapter { _ in self.fresh("at", refresh: "rt2") })
+        #expect(try store.account(id: account.account.id)?.account.lastError == nil)
+    }
+
+    @Test func concurrentRenewalsOfOneAccountCallTheProviderOnce() async throws {
+        let (store, account, renewer) = try setUp()
+        let adapter = ScriptedAdapter(delay: 200_000_000) { _ in self.fresh("at", refresh: "rt-next") }
+        try await withThrowingTaskGroup(of: StoredAccount.self) { group in
+            for _ in 0..<4 { group.addTask { try await renewer.renew(account.account.id, with: adapter) } }
+            for try await got in group { #expect(got.credentials.refreshToken?.value == Secret("rt-next")) }
+        }
+        #expect(adapter.calls == 1)
+        #expect(try store.account(id: account.account.id)?.credentials.refreshToken?.generation == account.credentials.refreshToken!.generation + 1)
+    }
+
+    @Test func aValidTokenNeedsNoRenewalUnlessForced() async throws {
+        let (store, _, renewer) = try setUp()
+        let valid = DeckFixture(now: clock.now()).accounts[0]
+        try store.insert(valid)
+        let adapter = ScriptedAdapter { _ in self.fresh("at", refresh: "rt") }
+        _ = try await renewer.renew(valid.account.id, with: adapter)
+        #expect(adapter.calls == 0)
+        _ = try await renewer.renew(valid.account.id, with: adapter, force: true)
+        #expect(adapter.calls == 1)
+    }
+}
