@@ -1,0 +1,105 @@
+import Testing
+import Foundation
+import AuthDeckHTTP
+import AuthDeckTestSupport
+
+/// The real libcurl client over loopback against a small fixture server.
+@Suite struct CurlHTTPClientTests {
+    let port = FreePort.pick()
+    let server: LiveProcess
+    let dir = TempDirectory("http")
+
+    static var fixture: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../harness/http-fixture").standardized.path
+    }
+
+    init() throws {
+        server = try LiveProcess(Self.fixture, [String(port)], environment: ["PATH": "/usr/bin:/bin"])
+        _ = try server.waitFor("the fixture server") { $0.contains("ready") ? true : nil }
+    }
+
+    func client(_ env: [String: String] = [:]) -> CurlHTTPClient { CurlHTTPClient(userAgent: "authdeck/test", environment: env) }
+
+    @Test func sendsFormsWithUserAgentAndReadsJSON() async throws {
+        let r = try await client().send(.form("http://127.0.0.1:\(port)/echo", [("a", "1 2"), ("b", "ü&=")]))
+        #expect(r.status == 200 && r.mediaType == "application/json")
+        let echo = try #require(JSONSerialization.jsonObject(with: Data(r.body)) as? [String: Any])
+        #expect(echo["method"] as? String == "POST")
+        #expect(echo["body"] as? String == "a=1%202&b=%C3%BC%26%3D")
+        let headers = try #require(echo["headers"] as? [String: String])
+        #expect(headers["User-Agent"] == "authdeck/test")
+        #expect(headers["Content-Type"] == "application/x-www-form-urlencoded")
+    }
+
+    @Test func aLargeBodyIsRefusedWithAClearError() async throws {
+        var request = HTTPRequest(url: "http://127.0.0.1:\(port)/big?n=\(2 << 20)")
+        request.maxResponseBytes = 1 << 20
+        await #expect(throws: HTTPError.responseTooLarge(host: "127.0.0.1", limit: 1 << 20)) { try await client().send(request) }
+        request.url = "http://127.0.0.1:\(port)/big?n=1000"
+        #expect(try await client().send(request).body.count == 1000)
+    }
+
+    @Test func aTricklingServerTimesOut() async throws {
+        var request = HTTPRequest(url: "http://127.0.0.1:\(port)/slow")
+        request.timeout = 2
+        let started = Date()
+        await #expect(throws: HTTPError.timedOut(host: "127.0.0.1", seconds: 2)) { try await client().send(request) }
+        #expect(Date().timeIntervalSince(started) < 10)
+    }
+
+    @Test func nothingListeningIsATransientTransportError() async throws {
+        do {
+            _ = try await client().send(HTTPRequest(url: "http://127.0.0.1:\(FreePort.pick())/"))
+            Issue.record("connected to nothing")
+        } catch let e as HTTPError {
+            #expect(e.isTransient)
+        }
+    }
+
+    @Test func aSelfSignedCertificateFailsVerification() async throws {
+        let key = dir.file("k.pem"), cert = dir.file("c.pem")
+        let openssl = Process()
+        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        openssl.arguments = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1",
+                             "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"]
+        openssl.standardError = FileHandle.nullDevice
+        try openssl.run()
+        openssl.waitUntilExit()
+        let tlsPort = FreePort.pick()
+        let tls = try LiveProcess(Self.fixture, [String(tlsPort), cert, key], environment: ["PATH": "/usr/bin:/bin"])
+        _ = try tls.waitFor("the TLS fixture") { $0.contains("ready") ? true : nil }
+        do {
+            _ = try await client().send(HTTPRequest(url: "https://127.0.0.1:\(tlsPort)/echo"))
+            Issue.record("a self-signed certificate was accepted")
+        } catch let e as HTTPError {
+            guard case .tlsVerification = e else { Issue.record("\(e)"); return }
+            #expect(!e.isTransient)
+        }
+        // Trusting that certificate explicitly (a provider's ca_file) makes it work.
+        var trusted = HTTPRequest(url: "https://127.0.0.1:\(tlsPort)/echo")
+        trusted.tls.caFile = cert
+        #expect(try await client().send(trusted).status == 200)
+    }
+
+    @Test func proxyVariablesAreHonouredInBothSpellings() async throws {
+        for name in ["http_proxy", "HTTP_PROXY"] {
+            let r = try await client([name: "http://127.0.0.1:\(port)"]).send(HTTPRequest(url: "http://idp.invalid/echo"))
+            let echo = try #require(JSONSerialization.jsonObject(with: Data(r.body)) as? [String: Any])
+            #expect(echo["target"] as? String == "http://idp.invalid/echo", "\(name)")
+        }
+        // NO_PROXY sends it direct (and idp.invalid does not resolve).
+        await #expect(throws: HTTPError.self) {
+            try await client(["HTTP_PROXY": "http://127.0.0.1:\(port)", "NO_PROXY": "idp.invalid"]).send(HTTPRequest(url: "http://idp.invalid/echo"))
+        }
+    }
+
+    @Test func manyRequestsRunConcurrently() async throws {
+        let c = client()
+        let started = Date()
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<16 { group.addTask { try await c.send(HTTPRequest(url: "http://127.0.0.1:\(port)/echo")).status } }
+            for try await status in group { #expect(status == 200) }
+        }
+        #expect(Date().timeIntervalSince(started) < 20)
+    }
+}
