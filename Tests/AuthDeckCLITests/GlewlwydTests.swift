@@ -120,6 +120,19 @@ struct GlewlwydTests {
         #expect(events.stdout.contains("refresh token rotated"))
     }
 
+    @Test func refreshAllRenewsEveryExpiredAccountConcurrently() throws {
+        let shortLived = try GlewlwydServer(accessTokenSeconds: 3)
+        try writeConfig("clock_skew = \"0s\"\nexpiring_soon = \"0s\"\n" + shortLived.providerTOML())
+        #expect(try passwordLogin().status == 0)
+        #expect(try run("login", "gl", "--client").status == 0)
+        try waitUntil("both tokens expire") { try accounts().allSatisfy { $0["state"] as? String == "expired" } }
+        let r = try run("refresh", "--all", "--json")
+        #expect(r.status == 0, "\(r.stderr)")
+        let results = try #require(JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]])
+        #expect(results.count == 2 && results.allSatisfy { $0["ok"] as? Bool == true })
+        #expect(try accounts().allSatisfy { $0["state"] as? String == "signed_in" })
+    }
+
     @Test func clientCredentialsSignInAndRenew() throws {
         let r = try run("login", "gl", "--client")
         #expect(r.status == 0, "\(r.stderr)")

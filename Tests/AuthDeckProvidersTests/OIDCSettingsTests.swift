@@ -1,0 +1,60 @@
+import Testing
+import Foundation
+import AuthDeckCore
+import AuthDeckHTTP
+import AuthDeckOAuth
+import AuthDeckProviders
+import AuthDeckStore
+import AuthDeckTestSupport
+
+/// Where client secrets come from, and how a wrong `oidc` provider config is worded.
+@Suite struct OIDCSettingsTests {
+    let dir = TempDirectory()
+
+    func adapter(_ profile: ProviderProfile, env: [String: String] = [:]) throws -> any ProviderAdapter {
+        let store = try DeckStore.open(StoreLocation(databasePath: dir.file("s.db"), keyFilePath: dir.file("k")), clock: SystemClock())
+        let context = AdapterContext(http: CurlHTTPClient(userAgent: "t"), clock: SystemClock(), documents: store, browser: nil,
+                                     environment: env)
+        return try ProviderRegistry.adapter(for: profile, context: context)
+    }
+
+    func remedy(_ profile: ProviderProfile, env: [String: String] = [:]) -> String? {
+        do {
+            _ = try adapter(profile, env: env)
+            return nil
+        } catch let f as AuthFailure {
+            #expect(f.errorClass == .misconfigured)
+            return f.remedy
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @Test func secretsComeFromFilesOrTheEnvironment() throws {
+        try "s3cret\n".write(toFile: dir.file("secret"), atomically: true, encoding: .utf8)
+        let fromFile = ProviderProfile(id: "gl", kind: .oidc, clientId: "c", clientSecretFile: dir.file("secret"))
+        #expect(try SecretSource.clientSecret(fromFile, environment: [:]) == Secret("s3cret"))
+        let fromEnv = ProviderProfile(id: "gl", kind: .oidc, clientId: "c", clientSecretEnv: "GL_SECRET")
+        #expect(try SecretSource.clientSecret(fromEnv, environment: ["GL_SECRET": "e"]) == Secret("e"))
+        #expect(remedy(fromEnv) == "provider \"gl\": environment variable GL_SECRET (client_secret_env) is not set")
+        let missing = ProviderProfile(id: "gl", kind: .oidc, clientId: "c", clientSecretFile: dir.file("nope"))
+        #expect(remedy(missing) == "provider \"gl\": client_secret_file \(dir.file("nope")) cannot be read")
+        #expect(try adapter(fromFile).capabilities.flows.contains(.device))
+    }
+
+    @Test func badOptionsAreNamed() {
+        #expect(remedy(ProviderProfile(id: "gl", kind: .oidc)) == "provider \"gl\": client_id is required")
+        #expect(remedy(ProviderProfile(id: "gl", kind: .oidc, clientId: "c", options: ["auth_method": "client_secret_post"]))
+                == "provider \"gl\": options.auth_method client_secret_post needs client_secret_file or client_secret_env")
+        #expect(remedy(ProviderProfile(id: "gl", kind: .oidc, clientId: "c", options: ["redirect_host": "example.com"]))
+                == "provider \"gl\": options.redirect_host must be 127.0.0.1 or localhost")
+        #expect(remedy(ProviderProfile(id: "gl", kind: .oidc, clientId: "c", options: ["redirect_port": "http"]))
+                == "provider \"gl\": options.redirect_port must be a port number (found \"http\")")
+        #expect(remedy(ProviderProfile(id: "gl", kind: .oidc, clientId: "c", options: ["auth_method": "magic"]))?
+                .hasPrefix("provider \"gl\": options.auth_method must be none, client_secret_basic") == true)
+    }
+
+    @Test func kindsNotBuiltYetSaySo() {
+        #expect(remedy(ProviderProfile(id: "fb", kind: .facebook))?.contains("not built yet") == true)
+    }
+}
