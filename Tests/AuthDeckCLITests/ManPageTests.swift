@@ -20,7 +20,7 @@ import Foundation
         for heading in ["SYNOPSIS", "COMMANDS", "OPTIONS", "FILES", "ENVIRONMENT", "EXIT STATUS"] {
             #expect(text.contains(heading), "\(heading)")
         }
-        for command in ["status", "providers", "accounts", "token", "cookies", "logout", "prune", "events"] {
+        for command in ["status", "providers", "accounts", "login", "refresh", "token", "cookies", "logout", "prune", "events"] {
             #expect(text.contains("authdeck \(command)"), "\(command)")
         }
     }
