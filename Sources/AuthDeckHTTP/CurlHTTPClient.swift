@@ -59,6 +59,10 @@ public struct CurlHTTPClient: HTTPClient {
         if let cert = request.tls.clientCertificateFile { set(CURLOPT_SSLCERT, cert) }
         if let key = request.tls.clientKeyFile { set(CURLOPT_SSLKEY, key) }
         applyProxy(scheme: scheme, set: { set($0, $1) })
+        if let jar = request.cookieJar {
+            set(CURLOPT_COOKIEFILE, "")  // turns the engine on without reading a file
+            for line in jar where !line.isEmpty { set(CURLOPT_COOKIELIST, line) }
+        }
 
         switch request.method.uppercased() {
         case "GET": set(CURLOPT_HTTPGET, 1)
@@ -103,7 +107,20 @@ public struct CurlHTTPClient: HTTPClient {
         }
         var status = 0
         _ = ad_curl_getinfo_long(handle, Int32(CURLINFO_RESPONSE_CODE.rawValue), &status)
-        return HTTPResponse(status: status, headers: sink.headers, body: sink.body)
+        var jar: [String]?
+        if request.cookieJar != nil {
+            var list: UnsafeMutablePointer<curl_slist>?
+            _ = ad_curl_getinfo_slist(handle, Int32(CURLINFO_COOKIELIST.rawValue), &list)
+            defer { ad_curl_slist_free_all(list) }
+            var lines: [String] = []
+            var node = list
+            while let n = node {
+                if let data = n.pointee.data { lines.append(String(cString: data)) }
+                node = n.pointee.next
+            }
+            jar = lines
+        }
+        return HTTPResponse(status: status, headers: sink.headers, body: sink.body, cookieJar: jar)
     }
 
     /// libcurl reads only the lowercase `http_proxy` (uppercase is ignored against

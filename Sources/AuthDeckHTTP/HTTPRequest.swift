@@ -11,10 +11,14 @@ public struct HTTPRequest: Sendable {
     /// A body larger than this is an error, not a truncation.
     public var maxResponseBytes: Int
     public var tls: TLSOptions
+    /// Cookies to load into libcurl's cookie engine before the request, as Netscape jar
+    /// lines; nil leaves the engine off. With the engine on, the response carries every
+    /// cookie the engine holds afterwards (those sent plus those the server set).
+    public var cookieJar: [String]?
 
     public init(method: String = "GET", url: String, headers: [HTTPHeader] = [], body: [UInt8]? = nil,
                 timeout: Double = 30, connectTimeout: Double = 10, maxResponseBytes: Int = 1 << 20,
-                tls: TLSOptions = TLSOptions()) {
+                tls: TLSOptions = TLSOptions(), cookieJar: [String]? = nil) {
         self.method = method
         self.url = url
         self.headers = headers
@@ -23,6 +27,7 @@ public struct HTTPRequest: Sendable {
         self.connectTimeout = connectTimeout
         self.maxResponseBytes = maxResponseBytes
         self.tls = tls
+        self.cookieJar = cookieJar
     }
 
     /// A form POST (`application/x-www-form-urlencoded`), the body of every OAuth grant.
@@ -31,6 +36,15 @@ public struct HTTPRequest: Sendable {
                     headers: headers + [HTTPHeader("Content-Type", "application/x-www-form-urlencoded"),
                                         HTTPHeader("Accept", "application/json")],
                     body: Array(FormEncoding.encode(fields).utf8))
+    }
+}
+
+extension HTTPRequest {
+    /// A JSON POST of an already-encoded body.
+    public static func json(_ url: String, _ body: [UInt8], method: String = "POST", headers: [HTTPHeader] = []) -> HTTPRequest {
+        HTTPRequest(method: method, url: url,
+                    headers: headers + [HTTPHeader("Content-Type", "application/json"), HTTPHeader("Accept", "application/json")],
+                    body: body)
     }
 }
 

@@ -5,11 +5,14 @@ public struct HTTPResponse: Sendable {
     public var status: Int
     public var headers: [HTTPHeader]
     public var body: [UInt8]
+    /// The cookie engine's jar after the exchange (Netscape lines), when the request used it.
+    public var cookieJar: [String]?
 
-    public init(status: Int, headers: [HTTPHeader], body: [UInt8]) {
+    public init(status: Int, headers: [HTTPHeader], body: [UInt8], cookieJar: [String]? = nil) {
         self.status = status
         self.headers = headers
         self.body = body
+        self.cookieJar = cookieJar
     }
 
     /// The first value of a header, by case-insensitive name.

@@ -93,6 +93,21 @@ import AuthDeckTestSupport
         }
     }
 
+    @Test func theCookieEngineImportsAndExportsNetscapeJars() async throws {
+        // Sending: a jar line reaches the server as a Cookie header.
+        let line = "127.0.0.1\tFALSE\t/\tFALSE\t0\tSession\tabc"
+        let sent = try await client().send(HTTPRequest(url: "http://127.0.0.1:\(port)/echo", cookieJar: [line]))
+        let echo = try #require(JSONSerialization.jsonObject(with: Data(sent.body)) as? [String: Any])
+        #expect((echo["headers"] as? [String: String])?["Cookie"] == "Session=abc")
+        // Receiving: Set-Cookie lands in the jar; a cookie for another domain is refused by curl.
+        let got = try await client().send(HTTPRequest(url: "http://127.0.0.1:\(port)/setcookie", cookieJar: []))
+        let jar = try #require(got.cookieJar)
+        #expect(jar.contains { $0.hasSuffix("\trtFa\trtfa-value") })
+        #expect(jar.contains { $0.contains("\tFedAuth\tfed-value") })
+        #expect(!jar.contains { $0.contains("Stray") })
+        #expect(got.headers(named: "Set-Cookie").count == 3)
+    }
+
     @Test func manyRequestsRunConcurrently() async throws {
         let c = client()
         let started = Date()
