@@ -62,6 +62,13 @@ struct DeckContext {
         RenewalCoordinator(store: store, clock: clock, holder: DeckStore.leaseHolder, skew: config.statePolicy.clockSkew)
     }
 
+    /// Config, store and the account ACCOUNT names: what every single-account command starts with.
+    func openAccount(_ query: String) throws -> (config: DeckConfig, store: DeckStore, stored: StoredAccount) {
+        let config = try loadConfig()
+        let store = try openStore()
+        return (config, store, try resolveAccount(query, in: store))
+    }
+
     /// Resolves ACCOUNT or fails with exit status 2, listing candidates when ambiguous.
     func resolveAccount(_ query: String, in store: DeckStore) throws -> StoredAccount {
         let accounts = try store.accounts(includeQuarantined: false)

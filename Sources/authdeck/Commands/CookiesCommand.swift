@@ -17,9 +17,7 @@ struct CookiesCommand: AsyncParsableCommand {
 
     func run() async throws {
         let context = DeckContext(global)
-        let config = try context.loadConfig()
-        let store = try context.openStore()
-        let stored = try context.resolveAccount(account, in: store)
+        let (config, store, stored) = try context.openAccount(account)
         let now = context.clock.now()
         let cookies = stored.credentials.cookies
         guard stored.credentials.cookiesUsable(at: now, skew: config.statePolicy.clockSkew) else {

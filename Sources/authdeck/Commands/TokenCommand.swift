@@ -18,9 +18,7 @@ struct TokenCommand: AsyncParsableCommand {
 
     func run() async throws {
         let context = DeckContext(global)
-        let config = try context.loadConfig()
-        let store = try context.openStore()
-        let stored = try context.resolveAccount(account, in: store)
+        let (config, store, stored) = try context.openAccount(account)
         let now = context.clock.now()
         let skew = config.statePolicy.clockSkew
         if let token = stored.credentials.usableAccessToken(for: scope, at: now, skew: skew) {
