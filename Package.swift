@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", exact: "4.5.2"),
         .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
+        .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1"),
     ],
     targets: [
         // System libraries. ncursesw is linked; libcurl is dlopen()ed by CCurl on first use.
@@ -44,7 +45,9 @@ let package = Package(
         .target(name: "AuthDeckUI", dependencies: ["AuthDeckCore"], swiftSettings: strict),
         .target(name: "AuthDeckTerminal", dependencies: ["AuthDeckUI", "CNcursesw"], swiftSettings: strict),
         .target(name: "AuthDeckEmulator", dependencies: [
+            .product(name: "FlyingFox", package: "FlyingFox"),
             .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "CryptoExtras", package: "swift-crypto"),
         ], swiftSettings: strict),
         .target(name: "AuthDeckTestSupport", dependencies: ["AuthDeckCore", "AuthDeckStore"],
                 swiftSettings: strict),

@@ -1,4 +1,7 @@
-/// AuthDeckEmulator: local emulators of every provider's wire format (shared/PROVIDERS.md)
-/// for tests and `authdeck demo`. It encodes the document on its own and never imports the
-/// adapters, so a test between the two checks both against the document.
+/// AuthDeckEmulator: local emulators of the providers' wire formats (shared/PROVIDERS.md)
+/// for tests and `authdeck demo`, served by `authdeck-idp`.
+///
+/// It encodes the document on its own and never imports the adapters (nor AuthDeckHTTP or
+/// AuthDeckOAuth), so a test between the two checks both against the document rather than
+/// against each other. Everything it issues lives in memory; its clock can be advanced.
 public enum AuthDeckEmulator {}

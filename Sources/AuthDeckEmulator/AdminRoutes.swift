@@ -1,0 +1,56 @@
+import Foundation
+
+/// The knobs tests and `authdeck demo` turn, under `/_admin/` (JSON in, JSON out).
+///
+/// - `POST /_admin/device/approve` `{"user_code","username"}`, `/_admin/device/deny` `{"user_code"}`
+/// - `GET /_admin/devices`: pending device codes (demo mode approves them)
+/// - `POST /_admin/lifetimes` `{"access_token","refresh_token","cookie"}` in seconds
+/// - `POST /_admin/fail` `{"count","aadsts"|"status","path"}`: the next N matching requests fail
+/// - `POST /_admin/revoke` `{"username"}`: every refresh token, access token and cookie of the user
+/// - `POST /_admin/one-use` `{"enabled"}`: refresh tokens become one-use (reuse: AADSTS70000)
+/// - `POST /_admin/legacy-auth` `{"blocked"}`: extSTS.srf stops issuing tokens
+/// - `POST /_admin/clock` `{"advance"}` in seconds
+/// - `GET /_admin/issued`: counts of what was issued and of requests per path
+struct AdminRoutes: Sendable {
+    let state: EmulatorState
+
+    func handle(_ r: EmulatorRequest) async -> EmulatorResponse? {
+        guard r.path.hasPrefix("/_admin/") else { return nil }
+        let body = (try? JSONSerialization.jsonObject(with: r.body.isEmpty ? Data("{}".utf8) : r.body)) as? [String: Any] ?? [:]
+        func number(_ k: String) -> Double? { (body[k] as? NSNumber)?.doubleValue }
+        switch (r.method, String(r.path.dropFirst("/_admin/".count))) {
+        case ("POST", "device/approve"):
+            guard let code = body["user_code"] as? String, let user = body["username"] as? String,
+                  await state.directory.user(user) != nil else { return .json(400, ["error": "user_code and a known username are required"]) }
+            return await state.approve(userCode: code, user: user) ? .json(200, ["approved": code]) : .json(404, ["error": "no such pending code"])
+        case ("POST", "device/deny"):
+            guard let code = body["user_code"] as? String else { return .json(400, ["error": "user_code is required"]) }
+            return await state.deny(userCode: code) ? .json(200, ["denied": code]) : .json(404, ["error": "no such code"])
+        case ("GET", "devices"):
+            return .json(200, await state.pendingDevices().map { ["user_code": $0.userCode, "client_id": $0.clientId] })
+        case ("POST", "lifetimes"):
+            await state.setLifetimes(access: number("access_token"), refresh: number("refresh_token"), cookie: number("cookie"))
+            return .json(200, ["ok": true])
+        case ("POST", "fail"):
+            await state.force(.init(count: Int(number("count") ?? 1), aadsts: number("aadsts").map { Int($0) },
+                                    status: number("status").map { Int($0) }, path: body["path"] as? String))
+            return .json(200, ["ok": true])
+        case ("POST", "revoke"):
+            guard let user = body["username"] as? String else { return .json(400, ["error": "username is required"]) }
+            return .json(200, ["revoked_refresh_tokens": await state.revoke(user: user)])
+        case ("POST", "one-use"):
+            await state.setOneUse((body["enabled"] as? Bool) ?? true)
+            return .json(200, ["ok": true])
+        case ("POST", "legacy-auth"):
+            await state.setLegacyBlocked((body["blocked"] as? Bool) ?? true)
+            return .json(200, ["ok": true])
+        case ("POST", "clock"):
+            await state.advance(number("advance") ?? 0)
+            return .json(200, ["now": ISO8601DateFormatter().string(from: await state.now)])
+        case ("GET", "issued"):
+            return await state.summary()
+        default:
+            return .notFound
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+/// Who exists at the emulated providers: tenants, users, clients, SharePoint sites.
+///
+/// Loaded from a JSON file (`authdeck-idp --directory FILE`) or the built-in default, which
+/// has two tenants so that wrong-tenant sign-ins can be staged.
+public struct EmulatorDirectory: Codable, Sendable {
+    public struct Tenant: Codable, Sendable {
+        public var id: String
+        public var domain: String
+    }
+
+    public struct User: Codable, Sendable {
+        public var username: String
+        public var password: String
+        public var name: String
+        public var oid: String
+        public var tenant: String
+        /// Managed users may use the legacy SharePoint SAML path; federated ones may not.
+        public var federated: Bool?
+    }
+
+    public struct Client: Codable, Sendable {
+        public var id: String
+        public var secret: String?
+        /// PEM certificate (its SHA-256 thumbprint must match an assertion's `x5t#S256`)
+        /// and the PEM public key that verifies the assertion.
+        public var certificatePEM: String?
+        public var publicKeyPEM: String?
+        public var tenant: String?
+    }
+
+    public var tenants: [Tenant]
+    public var users: [User]
+    public var clients: [Client]
+
+    public static let contoso = "72f988bf-86f1-41af-91ab-2d7cd011db47"
+    public static let fabrikam = "0d2b2a6e-3c1f-4a43-9b1e-5a6c7d8e9f00"
+
+    public static let standard = EmulatorDirectory(
+        tenants: [Tenant(id: contoso, domain: "contoso.com"), Tenant(id: fabrikam, domain: "fabrikam.com")],
+        users: [
+            User(username: "taro@contoso.com", password: "taro-pass-123", name: "本番 太郎",
+                 oid: "00000000-0000-0000-0000-0000000a0001", tenant: contoso, federated: false),
+            User(username: "jiro@contoso.com", password: "jiro-pass-123", name: "手須戸 二郎",
+                 oid: "00000000-0000-0000-0000-0000000a0002", tenant: contoso, federated: true),
+            User(username: "dev@fabrikam.com", password: "dev-pass-123", name: "Dev Fabrikam",
+                 oid: "00000000-0000-0000-0000-0000000b0001", tenant: fabrikam, federated: false),
+        ],
+        clients: [
+            Client(id: "04b07795-8ddb-461a-bbee-02f9e1bf7b46", secret: nil, certificatePEM: nil, publicKeyPEM: nil, tenant: nil),
+            Client(id: "11111111-2222-3333-4444-555555555555", secret: "daemon-secret", certificatePEM: nil, publicKeyPEM: nil, tenant: contoso),
+        ])
+
+    public static func load(_ path: String) throws -> EmulatorDirectory {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        return try decoder.decode(EmulatorDirectory.self, from: data)
+    }
+
+    /// A tenant by id, domain, or one of the multi-tenant words (which match any).
+    func tenant(_ segment: String) -> Tenant? {
+        tenants.first { $0.id == segment.lowercased() || $0.domain == segment.lowercased() }
+    }
+
+    func user(_ username: String) -> User? { users.first { $0.username.lowercased() == username.lowercased() } }
+    func client(_ id: String) -> Client? { clients.first { $0.id == id } }
+}

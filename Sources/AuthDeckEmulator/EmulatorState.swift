@@ -1,0 +1,220 @@
+import Foundation
+
+/// Everything the emulator has issued and every knob tests turn, behind one actor.
+actor EmulatorState {
+    struct Device {
+        var deviceCode: String
+        var userCode: String
+        var clientId: String
+        var scopes: [String]
+        var tenantSegment: String
+        var expires: Date
+        var interval: TimeInterval
+        var lastPoll: Date?
+        var approvedBy: String?
+        var denied = false
+    }
+
+    struct AuthCode {
+        var user: String
+        var clientId: String
+        var redirectURI: String
+        var challenge: String
+        var scopes: [String]
+        var nonce: String?
+        var tenantSegment: String
+        var expires: Date
+        var redeemed = false
+    }
+
+    struct Grant {
+        var user: String?
+        var clientId: String
+        var scopes: [String]
+        var expires: Date
+        var audience: String
+        var tenant: String
+        var used = false
+        var revoked = false
+    }
+
+    struct ForcedFailure: Codable {
+        var count: Int
+        var aadsts: Int?
+        var status: Int?
+        var path: String?
+    }
+
+    struct LogEntry: Codable {
+        var method: String
+        var path: String
+        var status: Int
+        var at: Date
+    }
+
+    var directory: EmulatorDirectory
+    var clockOffset: TimeInterval = 0
+    var accessTokenLifetime: TimeInterval = 3600
+    var refreshTokenLifetime: TimeInterval = 90 * 86_400
+    var cookieLifetime: TimeInterval = 5 * 3600
+    var oneUseRefreshTokens = false
+    var legacyAuthBlocked = false
+    var forced: [ForcedFailure] = []
+    var devices: [String: Device] = [:]
+    var codes: [String: AuthCode] = [:]
+    var accessTokens: [String: Grant] = [:]
+    var refreshTokens: [String: Grant] = [:]
+    /// Issued SharePoint cookies: value → (user, name, expiry).
+    var cookies: [String: (user: String, name: String, expires: Date)] = [:]
+    var log: [LogEntry] = []
+    /// Compact SAML tokens from extSTS.srf waiting to be exchanged for cookies.
+    var samlTokens: [String: String] = [:]
+
+    init(directory: EmulatorDirectory) { self.directory = directory }
+
+    var now: Date { Date().addingTimeInterval(clockOffset) }
+
+    func record(_ method: String, _ path: String, _ status: Int) {
+        log.append(LogEntry(method: method, path: path, status: status, at: now))
+        if log.count > 10_000 { log.removeFirst(log.count - 10_000) }
+    }
+
+    /// Takes one forced failure for `path`, if any are queued.
+    func takeForced(path: String) -> ForcedFailure? {
+        guard let i = forced.firstIndex(where: { $0.count > 0 && ($0.path == nil || path.contains($0.path!)) }) else { return nil }
+        forced[i].count -= 1
+        let f = forced[i]
+        if forced[i].count == 0 { forced.remove(at: i) }
+        return f
+    }
+
+
+    func setLifetimes(access: TimeInterval?, refresh: TimeInterval?, cookie: TimeInterval?) {
+        if let access { accessTokenLifetime = access }
+        if let refresh { refreshTokenLifetime = refresh }
+        if let cookie { cookieLifetime = cookie }
+    }
+
+    func advance(_ seconds: TimeInterval) { clockOffset += seconds }
+    func setOneUse(_ on: Bool) { oneUseRefreshTokens = on }
+    func setLegacyBlocked(_ on: Bool) { legacyAuthBlocked = on }
+    func force(_ f: ForcedFailure) { forced.append(f) }
+
+    func revoke(user: String) -> Int {
+        var n = 0
+        for (k, g) in refreshTokens where g.user?.lowercased() == user.lowercased() && !g.revoked {
+            refreshTokens[k]?.revoked = true
+            n += 1
+        }
+        for (k, g) in accessTokens where g.user?.lowercased() == user.lowercased() {
+            accessTokens[k]?.expires = .distantPast
+        }
+        for (k, c) in cookies where c.user.lowercased() == user.lowercased() { cookies[k]?.expires = .distantPast }
+        return n
+    }
+
+    // MARK: Devices and codes
+
+    func addDevice(_ d: Device) { devices[d.deviceCode] = d }
+
+    func device(userCode: String) -> Device? { devices.values.first { $0.userCode == userCode.uppercased() } }
+
+    func approve(userCode: String, user: String) -> Bool {
+        guard var d = device(userCode: userCode), d.expires > now else { return false }
+        d.approvedBy = user
+        devices[d.deviceCode] = d
+        return true
+    }
+
+    func deny(userCode: String) -> Bool {
+        guard var d = device(userCode: userCode) else { return false }
+        d.denied = true
+        devices[d.deviceCode] = d
+        return true
+    }
+
+    func pendingDevices() -> [Device] {
+        devices.values.filter { $0.approvedBy == nil && !$0.denied && $0.expires > now }.sorted { $0.expires < $1.expires }
+    }
+
+    /// Records a poll and says whether it came faster than the interval (RFC 8628 slow_down).
+    func poll(deviceCode: String) -> (Device?, tooFast: Bool) {
+        guard var d = devices[deviceCode] else { return (nil, false) }
+        let tooFast = d.lastPoll.map { now.timeIntervalSince($0) < d.interval - 0.5 } ?? false
+        d.lastPoll = now
+        devices[deviceCode] = d
+        return (d, tooFast)
+    }
+
+    func consumeDevice(_ deviceCode: String) { devices.removeValue(forKey: deviceCode) }
+
+    func addCode(_ code: String, _ c: AuthCode) { codes[code] = c }
+
+    func redeem(code: String) -> AuthCode? {
+        guard var c = codes[code] else { return nil }
+        let before = c
+        c.redeemed = true
+        codes[code] = c
+        return before
+    }
+
+    // MARK: Tokens
+
+    func issueAccess(_ g: Grant) -> String {
+        let token = TokenMinter.opaque("at")
+        accessTokens[token] = g
+        return token
+    }
+
+    func issueRefresh(_ g: Grant) -> String {
+        let token = TokenMinter.opaque("rt")
+        refreshTokens[token] = g
+        return token
+    }
+
+    /// Looks up a refresh token for redemption, marking it used in one-use mode.
+    func redeemRefresh(_ token: String) -> (Grant?, reused: Bool) {
+        guard var g = refreshTokens[token] else { return (nil, false) }
+        if g.used && oneUseRefreshTokens { return (g, true) }
+        g.used = true
+        refreshTokens[token] = g
+        return (g, false)
+    }
+
+    func accessGrant(_ token: String) -> Grant? {
+        guard let g = accessTokens[token], g.expires > now else { return nil }
+        return g
+    }
+
+    func issueCookie(user: String, name: String) -> (String, Date) {
+        let value = TokenMinter.opaque(name.lowercased())
+        let expires = now.addingTimeInterval(cookieLifetime)
+        cookies[value] = (user, name, expires)
+        return (value, expires)
+    }
+
+    func rememberSAML(_ token: String, user: String) { samlTokens[token] = user }
+
+    func takeSAML(_ token: String) -> String? { samlTokens.removeValue(forKey: token) }
+
+    func cookieValid(_ value: String, name: String) -> String? {
+        guard let c = cookies[value], c.name == name, c.expires > now else { return nil }
+        return c.user
+    }
+
+    func summary() -> EmulatorResponse {
+        func count<T>(_ d: [String: T], _ ok: (T) -> Bool) -> Int { d.values.filter(ok).count }
+        var byPath: [String: Int] = [:]
+        for e in log { byPath["\(e.method) \(e.path)", default: 0] += 1 }
+        return .json(200, [
+            "now": ISO8601DateFormatter().string(from: now),
+            "access_tokens": accessTokens.count,
+            "refresh_tokens": refreshTokens.count,
+            "refresh_tokens_revoked": count(refreshTokens) { $0.revoked },
+            "cookies": cookies.count,
+            "devices_pending": pendingDevices().count,
+            "requests": byPath,
+            "one_use_refresh_tokens": oneUseRefreshTokens,
+        ])
+    }
+}
