@@ -2,7 +2,8 @@ import Foundation
 
 /// Who exists at the emulated providers: tenants, users, clients, SharePoint sites.
 ///
-/// Loaded from a JSON file (`authdeck-idp --directory FILE`) or the built-in default, which
+/// Loaded from a JSON file (`authdeck-idp --directory FILE`, keys as the property names
+/// below: `tenants`, `users`, `clients`, `certificatePEM`…) or the built-in default, which
 /// has two tenants so that wrong-tenant sign-ins can be staged.
 public struct EmulatorDirectory: Codable, Sendable {
     public struct Tenant: Codable, Sendable {
@@ -54,9 +55,7 @@ public struct EmulatorDirectory: Codable, Sendable {
 
     public static func load(_ path: String) throws -> EmulatorDirectory {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        let decoder = JSONDecoder()
-        decoder.keyDecodingStrategy = .convertFromSnakeCase
-        return try decoder.decode(EmulatorDirectory.self, from: data)
+        return try JSONDecoder().decode(EmulatorDirectory.self, from: data)
     }
 
     /// A tenant by id, domain, or one of the multi-tenant words (which match any).

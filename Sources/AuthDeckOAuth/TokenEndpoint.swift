@@ -19,6 +19,8 @@ public struct TokenEndpoint: Sendable {
     public let client: OAuthClient
     public let http: any HTTPClient
     public var extraHeaders: [HTTPHeader]
+    /// Fields added to every grant (Azure AD's `client_info=1`).
+    public var extraFields: [(String, String)] = []
     /// Provider-specific refinement of an error body (Azure's AADSTS codes); nil: generic.
     public var refine: (@Sendable (JSONObject, AuthFailure) -> AuthFailure)?
 
@@ -34,7 +36,7 @@ public struct TokenEndpoint: Sendable {
     /// Sends `fields` (the grant) with client authentication; `secrets` are the secret
     /// values in the fields, redacted from any error text.
     public func request(_ fields: [(String, String)], grant: Grant, secrets: [String], now: Instant) async throws -> TokenSet {
-        let authed = try client.authenticate(fields, endpoint: url, now: now)
+        let authed = try client.authenticate(fields + extraFields, endpoint: url, now: now)
         let request = HTTPRequest.form(url, authed.fields, headers: authed.headers + extraHeaders)
         let response = try await Self.send(request, via: http)
         let host = URL(string: url)?.host ?? url

@@ -6,7 +6,9 @@ public enum ProviderRegistry {
         switch profile.kind {
         case .oidc:
             return try OIDCAdapter(profile: profile, context: context)
-        case .azuread, .sharepoint, .facebook, .oam:
+        case .azuread:
+            return try AzureADAdapter(profile: profile, context: context)
+        case .sharepoint, .facebook, .oam:
             throw AuthFailure(.misconfigured, code: "not_supported",
                               remedy: "signing in to \(profile.kind.label) providers is not built yet in this version of authdeck (provider \"\(profile.id)\")")
         }

@@ -8,9 +8,10 @@ struct CLIPresenter: SignInPresenter {
     func present(_ prompt: SignInPrompt) async {
         switch prompt {
         case let .deviceCode(userCode, uri, complete, message, expiresAt):
-            var text = "To sign in, open \(uri) in a browser (on any device) and enter the code \(userCode)\n"
+            // The provider's own sentence when it sends one (Microsoft does), else ours.
+            var text = message.map { TerminalText.inert($0) + "\n" }
+                ?? "To sign in, open \(uri) in a browser (on any device) and enter the code \(userCode)\n"
             if let complete { text += "or open \(complete)\n" }
-            if let message, !message.contains(userCode) { text += TerminalText.inert(message) + "\n" }
             text += "The code expires \(ExpiryText.describe(expiresAt, now: clock.now())). Waiting…\n"
             Output.note(text)
         case let .browser(url, opened):

@@ -36,50 +36,22 @@ public struct OIDCAdapter: ProviderAdapter {
         let now = { context.clock.now() }
         var nonce: String?
         let tokens: TokenSet
+        let runner = FlowRunner(context: context, profileId: profile.id, token: token, scopes: scopes)
         switch flow {
         case .device:
-            guard let endpoint = meta.deviceAuthorizationEndpoint else {
-                throw AuthFailure(.misconfigured, code: "no_device_endpoint",
-                                  remedy: "provider \"\(profile.id)\" offers no device sign-in; use --browser")
-            }
-            let device = DeviceFlow(deviceEndpoint: endpoint, token: token, scopes: scopes, sleeper: context.sleeper, clock: context.clock)
-            let authorization = try await device.start()
-            await presenter.present(.deviceCode(userCode: authorization.userCode, verificationURI: authorization.verificationURI,
-                                                verificationURIComplete: authorization.verificationURIComplete,
-                                                message: authorization.message,
-                                                expiresAt: now() + .seconds(authorization.expiresIn)))
-            tokens = try await device.poll(authorization)
+            tokens = try await runner.device(endpoint: meta.deviceAuthorizationEndpoint, presenter: presenter)
         case .browser:
-            guard let endpoint = meta.authorizationEndpoint else {
-                throw AuthFailure(.misconfigured, code: "no_authorization_endpoint",
-                                  remedy: "provider \"\(profile.id)\" has no authorization endpoint; use --device")
-            }
-            let flow = AuthorizationCodeFlow(authorizationEndpoint: endpoint, token: token, scopes: scopes,
-                                             issuer: meta.issuer.isEmpty ? nil : meta.issuer,
-                                             issRequired: meta.issParameterSupported, redirect: settings.redirect, clock: context.clock)
-            let (t, n) = try await flow.run(presenter: presenter, browser: options.openBrowser ? context.browser : nil,
-                                            timeout: options.timeout)
-            tokens = t
-            nonce = n
+            (tokens, nonce) = try await runner.browser(endpoint: meta.authorizationEndpoint, issuer: meta.issuer.isEmpty ? nil : meta.issuer,
+                                                       issRequired: meta.issParameterSupported, redirect: settings.redirect,
+                                                       presenter: presenter, options: options)
         case .client:
-            tokens = try await token.request([("grant_type", "client_credentials"), ("scope", scopes.filter { $0 != "openid" }.joined(separator: " "))],
-                                             grant: .clientCredentials, secrets: [], now: now())
-            let credentials = tokens.credentials(now: now(), requestedScopes: scopes, idTokenClaims: [:])
-            var withMarker = credentials
-            withMarker.extras["grant"] = Secret("client_credentials")
+            tokens = try await runner.client(scopes: scopes)
+            var credentials = tokens.credentials(now: now(), requestedScopes: scopes, idTokenClaims: [:])
+            credentials.extras["grant"] = Secret("client_credentials")
             return SignInResult(subject: "client:" + settings.client.id, username: settings.client.id,
-                                displayName: "client \(settings.client.id)", realm: nil, credentials: withMarker)
+                                displayName: "client \(settings.client.id)", realm: nil, credentials: credentials)
         case .password:
-            guard settings.allowPassword else {
-                throw AuthFailure(.misconfigured, code: "password_disabled",
-                                  remedy: "provider \"\(profile.id)\" does not allow the password grant (it is discouraged); set options.allow_password = true to use it")
-            }
-            guard let username = options.username, let password = options.password else {
-                throw AuthFailure(.misconfigured, code: "no_credentials", remedy: "the password grant needs --username and a password")
-            }
-            tokens = try await token.request([("grant_type", "password"), ("username", username),
-                                              ("password", password.exposedValue), ("scope", scopes.joined(separator: " "))],
-                                             grant: .password, secrets: [password.exposedValue], now: now())
+            tokens = try await runner.password(allowed: settings.allowPassword, options: options)
         case .assertion:
             guard let path = settings.assertionFile else {
                 throw AuthFailure(.misconfigured, code: "no_assertion", remedy: "provider \"\(profile.id)\": set options.assertion_file")
@@ -138,19 +110,11 @@ public struct OIDCAdapter: ProviderAdapter {
         let token = tokenEndpoint(meta)
         let now = context.clock.now()
         let requested = wanted.isEmpty ? scopes : Array(Set(wanted + ["openid"].filter { scopes.contains($0) })).sorted()
+        let runner = FlowRunner(context: context, profileId: profile.id, token: token, scopes: requested)
         if stored.credentials.extras["grant"]?.exposedValue == "client_credentials" {
-            let tokens = try await token.request([("grant_type", "client_credentials"),
-                                                  ("scope", requested.filter { $0 != "openid" }.joined(separator: " "))],
-                                                 grant: .clientCredentials, secrets: [], now: now)
-            return tokens.credentials(now: now, requestedScopes: requested, idTokenClaims: [:])
+            return try await runner.client(scopes: requested).credentials(now: now, requestedScopes: requested, idTokenClaims: [:])
         }
-        guard let refresh = stored.credentials.refreshToken else {
-            throw AuthFailure(.needsInteraction, code: "no_refresh_token",
-                              remedy: "\(stored.account.id) holds no refresh token; sign in again: `authdeck login \(profile.id)`")
-        }
-        let tokens = try await token.request([("grant_type", "refresh_token"), ("refresh_token", refresh.value.exposedValue),
-                                              ("scope", requested.joined(separator: " "))],
-                                             grant: .refresh, secrets: [refresh.value.exposedValue], now: now)
+        let tokens = try await runner.refresh(stored, scopes: requested, profileId: profile.id)
         var claims: [String: String] = [:]
         if let idToken = tokens.idToken {
             // The new refresh token must be kept whatever the id_token says (the old one is

@@ -1,0 +1,75 @@
+import Foundation
+import AuthDeckCore
+import AuthDeckHTTP
+import AuthDeckOAuth
+
+/// Runs the standard OAuth sign-in flows against a provider's endpoints, for every adapter
+/// built on OAuth (generic OIDC, Azure AD): each adapter supplies endpoints, client,
+/// scopes and its quirks; this runs the flow and returns the tokens.
+struct FlowRunner: Sendable {
+    let context: AdapterContext
+    let profileId: String
+    let token: TokenEndpoint
+    let scopes: [String]
+
+    /// Device authorization (RFC 8628), showing the provider's own message when it sends one.
+    func device(endpoint: String?, presenter: any SignInPresenter) async throws -> TokenSet {
+        guard let endpoint else {
+            throw AuthFailure(.misconfigured, code: "no_device_endpoint",
+                              remedy: "provider \"\(profileId)\" offers no device sign-in; use --browser")
+        }
+        let device = DeviceFlow(deviceEndpoint: endpoint, token: token, scopes: scopes, sleeper: context.sleeper, clock: context.clock)
+        let authorization = try await device.start()
+        await presenter.present(.deviceCode(userCode: authorization.userCode, verificationURI: authorization.verificationURI,
+                                            verificationURIComplete: authorization.verificationURIComplete,
+                                            message: authorization.message,
+                                            expiresAt: authorization.issuedAt + .seconds(authorization.expiresIn)))
+        return try await device.poll(authorization)
+    }
+
+    /// Authorization code + PKCE through the loopback; returns the tokens and the nonce.
+    func browser(endpoint: String?, issuer: String?, issRequired: Bool, redirect: AuthorizationCodeFlow.Redirect,
+                 extraParameters: [(String, String)] = [], presenter: any SignInPresenter,
+                 options: SignInOptions) async throws -> (TokenSet, String) {
+        guard let endpoint else {
+            throw AuthFailure(.misconfigured, code: "no_authorization_endpoint",
+                              remedy: "provider \"\(profileId)\" has no authorization endpoint; use --device")
+        }
+        let flow = AuthorizationCodeFlow(authorizationEndpoint: endpoint, token: token, scopes: scopes, issuer: issuer,
+                                         issRequired: issRequired, redirect: redirect, extraParameters: extraParameters,
+                                         clock: context.clock)
+        return try await flow.run(presenter: presenter, browser: options.openBrowser ? context.browser : nil, timeout: options.timeout)
+    }
+
+    /// The resource owner password grant, only where the provider config allows it.
+    func password(allowed: Bool, options: SignInOptions) async throws -> TokenSet {
+        guard allowed else {
+            throw AuthFailure(.misconfigured, code: "password_disabled",
+                              remedy: "provider \"\(profileId)\" does not allow the password grant (it is discouraged); set options.allow_password = true to use it")
+        }
+        guard let username = options.username, let password = options.password else {
+            throw AuthFailure(.misconfigured, code: "no_credentials", remedy: "the password grant needs --username and a password")
+        }
+        return try await token.request([("grant_type", "password"), ("username", username),
+                                        ("password", password.exposedValue), ("scope", scopes.joined(separator: " "))],
+                                       grant: .password, secrets: [password.exposedValue], now: context.clock.now())
+    }
+
+    /// Client credentials for `scopes` (identity scopes removed: the app is not a user).
+    func client(scopes: [String]) async throws -> TokenSet {
+        try await token.request([("grant_type", "client_credentials"),
+                                 ("scope", scopes.filter { !["openid", "profile", "offline_access", "email"].contains($0) }.joined(separator: " "))],
+                                grant: .clientCredentials, secrets: [], now: context.clock.now())
+    }
+
+    /// The refresh grant with the account's refresh token.
+    func refresh(_ stored: StoredAccount, scopes: [String], profileId: String) async throws -> TokenSet {
+        guard let refresh = stored.credentials.refreshToken else {
+            throw AuthFailure(.needsInteraction, code: "no_refresh_token",
+                              remedy: "\(stored.account.id) holds no refresh token; sign in again: `authdeck login \(profileId)`")
+        }
+        return try await token.request([("grant_type", "refresh_token"), ("refresh_token", refresh.value.exposedValue),
+                                        ("scope", scopes.joined(separator: " "))],
+                                       grant: .refresh, secrets: [refresh.value.exposedValue], now: context.clock.now())
+    }
+}

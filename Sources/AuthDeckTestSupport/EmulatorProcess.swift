@@ -1,0 +1,65 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The real `authdeck-idp` binary for one test, on a free loopback port, killed by pid when
+/// released; with helpers for its admin API.
+public final class EmulatorProcess: @unchecked Sendable {
+    let process: LiveProcess
+    public let url: String
+    public static let publicClient = "04b07795-8ddb-461a-bbee-02f9e1bf7b46"
+    public static let contoso = "72f988bf-86f1-41af-91ab-2d7cd011db47"
+    public static let fabrikam = "0d2b2a6e-3c1f-4a43-9b1e-5a6c7d8e9f00"
+
+    public init(arguments: [String] = []) throws {
+        let binary = BinaryRunner(product: "authdeck-idp", environment: [:]).executable
+        process = try LiveProcess(binary, arguments, environment: ["PATH": "/usr/bin:/bin"])
+        url = try process.waitFor("authdeck-idp to listen") { text -> String? in
+            guard let r = text.range(of: "ready url=") else { return nil }
+            return String(text[r.upperBound...].prefix { !$0.isWhitespace })
+        }
+    }
+
+    /// Calls the admin API (`/_admin/<path>`) with a JSON body; returns the answer text.
+    @discardableResult
+    public func admin(_ path: String, _ json: String? = nil) throws -> String {
+        var args = ["-sS", "-f", "\(url)/_admin/\(path)"]
+        if let json { args += ["-X", "POST", "-H", "Content-Type: application/json", "-d", json] }
+        return try Self.curl(args)
+    }
+
+    public func approve(userCode: String, as user: String) throws {
+        try admin("device/approve", #"{"user_code":"\#(userCode)","username":"\#(user)"}"#)
+    }
+
+    /// A `$BROWSER` script that signs `user` in on the emulator's authorize page and follows
+    /// the redirect to the loopback listener, as a person in a browser would.
+    public func browserScript(in dir: TempDirectory, user: String, password: String) throws -> String {
+        let path = dir.file("emu-browser.sh")
+        try """
+        #!/bin/sh
+        q="${1#*\\?}"; base="${1%%\\?*}"
+        exec curl -sS -L -o /dev/null -w '%{http_code} %{url_effective}\\n' --data "$q&login=\(user.replacingOccurrences(of: "@", with: "%40"))&passwd=\(password)&consent=yes" "$base" >> '\(dir.file("emu-browser.log"))' 2>&1
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        chmod(path, 0o755)
+        return path
+    }
+
+    static func curl(_ args: [String]) throws -> String {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        p.arguments = args
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let problem = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        guard p.terminationStatus == 0 else {
+            throw NSError(domain: "EmulatorProcess", code: Int(p.terminationStatus), userInfo: [NSLocalizedDescriptionKey: "curl \(args): \(problem)"])
+        }
+        return text
+    }
+}

@@ -1,0 +1,196 @@
+import Testing
+import Foundation
+import AuthDeckCore
+import AuthDeckStore
+import AuthDeckTestSupport
+
+/// The real `authdeck` binary against the real `authdeck-idp` emulator: Azure AD flows,
+/// AADSTS handling, and wrong-tenant detection.
+@Suite(.serialized) struct AzureADTests {
+    let idp: EmulatorProcess
+    let home = TempDirectory("authdeck-aad")
+    let runner: BinaryRunner
+    var environment: [String: String] { runner.environment }
+
+    init() throws {
+        idp = try EmulatorProcess()
+        runner = BinaryRunner(product: "authdeck", environment: [
+            "HOME": home.path, "XDG_DATA_HOME": home.file("data"), "XDG_CONFIG_HOME": home.file("config"),
+            "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
+        ])
+        try writeConfig(provider())
+    }
+
+    func provider(id: String = "work", tenant: String = EmulatorProcess.contoso, extra: String = "") -> String {
+        """
+        [[provider]]
+        id = "\(id)"
+        kind = "azuread"
+        client_id = "\(EmulatorProcess.publicClient)"
+        scopes = ["openid", "profile", "offline_access", "https://graph.microsoft.com/User.Read"]
+        endpoints = { authority = "\(idp.url)" }
+        options = { tenant = "\(tenant)", allow_password = true\(extra) }
+
+        """
+    }
+
+    func writeConfig(_ text: String) throws {
+        try FileManager.default.createDirectory(atPath: home.file("config/authdeck"), withIntermediateDirectories: true)
+        try text.write(toFile: home.file("config/authdeck/config.toml"), atomically: true, encoding: .utf8)
+    }
+
+    func run(_ args: String..., env: [String: String] = [:]) throws -> BinaryRunner.Result {
+        var r = runner
+        r.environment.merge(env) { _, new in new }
+        return try r.run(args)
+    }
+
+    func accounts() throws -> [[String: Any]] {
+        try #require(JSONSerialization.jsonObject(with: Data(try run("accounts", "--json").stdout.utf8)) as? [[String: Any]])
+    }
+
+    func store() throws -> DeckStore {
+        try DeckStore.open(StoreLocation.resolve(storeFlag: nil, environment: environment), clock: SystemClock())
+    }
+
+    /// Signs in with the device flow, approving the code as `user` through the admin API.
+    func deviceLogin(as user: String = "taro@contoso.com", provider: String = "work") throws -> LiveProcess {
+        let login = try LiveProcess(runner.executable, ["login", provider, "--device"], environment: environment)
+        let code = try login.waitFor("the user code") { text -> String? in
+            guard let r = text.range(of: "enter the code ") else { return nil }
+            let c = text[r.upperBound...].prefix { $0.isLetter || $0.isNumber }
+            return c.count == 9 ? String(c) : nil
+        }
+        try idp.approve(userCode: code, as: user)
+        return login
+    }
+
+    func passwordLogin(_ user: String = "taro@contoso.com", _ password: String = "taro-pass-123") throws -> BinaryRunner.Result {
+        try run("login", "work", "--password", "--username", user, env: ["AUTHDECK_PASSWORD": password])
+    }
+
+    @Test func deviceLoginShowsMicrosoftsMessageAndKeysTheAccountByHomeAccountId() throws {
+        let login = try deviceLogin()
+        #expect(try login.wait() == 0, "\(login.stderr)")
+        #expect(login.stderr.contains("To sign in, use a web browser to open the page \(idp.url)/devicelogin and enter the code"))
+        let row = try #require(try accounts().first)
+        #expect(row["username"] as? String == "taro@contoso.com")
+        #expect(row["display_name"] as? String == "本番 太郎")
+        #expect(row["realm"] as? String == EmulatorProcess.contoso)
+        #expect(row["subject"] as? String == "00000000-0000-0000-0000-0000000a0001.\(EmulatorProcess.contoso)")
+        #expect(row["state"] as? String == "signed_in")
+    }
+
+    @Test func authorizationCodeWithPKCEThroughTheLocalhostRedirect() throws {
+        let browser = try idp.browserScript(in: home, user: "jiro@contoso.com", password: "jiro-pass-123")
+        let r = try run("login", "work", "--browser", env: ["BROWSER": browser])
+        #expect(r.status == 0, "\(r.stderr)")
+        let log = try String(contentsOfFile: home.file("emu-browser.log"), encoding: .utf8)
+        #expect(log.contains("200 http://localhost:"), "\(log)")
+        #expect(try accounts().first?["username"] as? String == "jiro@contoso.com")
+    }
+
+    @Test func anExpiredTokenRenewsSilentlyAndTheRotatedRefreshTokenIsStored() throws {
+        try idp.admin("lifetimes", #"{"access_token":3}"#)
+        try writeConfig("clock_skew = \"0s\"\n" + provider())
+        #expect(try passwordLogin().status == 0)
+        let before = try #require(try store().accounts(includeQuarantined: false).first)
+        try waitUntilExpired()
+        let r = try run("token", "taro@contoso.com")
+        #expect(r.status == 0, "\(r.stderr)")
+        let after = try #require(try store().account(id: before.account.id))
+        #expect(after.credentials.refreshToken?.generation == before.credentials.refreshToken!.generation + 1)
+        #expect(r.stdout.hasPrefix("at."))
+    }
+
+    @Test func clientCredentialsWithACertificate() throws {
+        let key = home.file("app.key"), cert = home.file("app.crt"), pub = home.file("app.pub")
+        for args in [["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1", "-subj", "/CN=authdeck-app"],
+                     ["x509", "-in", cert, "-pubkey", "-noout", "-out", pub]] {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+            p.arguments = args
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            p.waitUntilExit()
+        }
+        // A second emulator whose directory registers the app's certificate.
+        let directory: [String: Any] = [
+            "tenants": [["id": EmulatorProcess.contoso, "domain": "contoso.com"]],
+            "users": [],
+            "clients": [["id": "22222222-0000-0000-0000-000000000001", "tenant": EmulatorProcess.contoso,
+                         "certificatePEM": try String(contentsOfFile: cert, encoding: .utf8),
+                         "publicKeyPEM": try String(contentsOfFile: pub, encoding: .utf8)]],
+        ]
+        try JSONSerialization.data(withJSONObject: directory).write(to: URL(fileURLWithPath: home.file("dir.json")))
+        let appIdp = try EmulatorProcess(arguments: ["--directory", home.file("dir.json")])
+        try writeConfig("""
+            [[provider]]
+            id = "app"
+            kind = "azuread"
+            client_id = "22222222-0000-0000-0000-000000000001"
+            scopes = ["https://graph.microsoft.com/.default"]
+            endpoints = { authority = "\(appIdp.url)" }
+            options = { tenant = "\(EmulatorProcess.contoso)", private_key_file = "\(key)", certificate_file = "\(cert)" }
+            """)
+        let r = try run("login", "app", "--client")
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try run("token", "app").stdout.hasPrefix("at."))
+        #expect(try run("refresh", "app").status == 0)
+    }
+
+    func waitUntilExpired() throws {
+        let deadline = Date().addingTimeInterval(20)
+        while try accounts().first?["state"] as? String != "expired", Date() < deadline { usleep(100_000) }
+        #expect(try accounts().first?["state"] as? String == "expired")
+    }
+
+    @Test func mfaRequiredMeansNeedsSignInWithTheRemedyAndTheRefreshTokenKept() throws {
+        // While the access token is valid the account can still act and shows as signed in;
+        // the MFA demand matters once it has expired.
+        try idp.admin("lifetimes", #"{"access_token":2}"#)
+        try writeConfig("clock_skew = \"0s\"\n" + provider())
+        #expect(try passwordLogin().status == 0)
+        try waitUntilExpired()
+        let before = try #require(try store().accounts(includeQuarantined: false).first)
+        try idp.admin("fail", #"{"count":1,"aadsts":50076,"path":"/oauth2/v2.0/token"}"#)
+        let r = try run("refresh", "taro@contoso.com")
+        #expect(r.status == 3, "\(r.stderr)")
+        #expect(r.stderr.contains("MFA required — sign in again in the browser [AADSTS50076]"))
+        let row = try #require(try accounts().first)
+        #expect(row["state"] as? String == "needs_sign_in")
+        #expect(row["state_reason"] as? String == "MFA required — sign in again in the browser")
+        // Nothing was lost: the refresh token is still the one it was.
+        let after = try #require(try store().account(id: before.account.id))
+        #expect(after.credentials.refreshToken == before.credentials.refreshToken)
+        // The `token` path says the same, with exit status 3.
+        try idp.admin("fail", #"{"count":1,"aadsts":50076}"#)
+        let token = try run("token", "taro@contoso.com")
+        #expect(token.status == 3 && token.stderr.contains("MFA required"))
+    }
+
+    @Test func aTransientOutageChangesNothing() throws {
+        #expect(try passwordLogin().status == 0)
+        let before = try #require(try store().accounts(includeQuarantined: false).first)
+        try idp.admin("fail", #"{"count":1,"status":503}"#)
+        let r = try run("refresh", "taro@contoso.com")
+        #expect(r.status == 4, "\(r.stderr)")
+        #expect(r.stderr.contains("HTTP 503"))
+        let after = try #require(try store().account(id: before.account.id))
+        #expect(after == before)
+        #expect(try accounts().first?["state"] as? String == "signed_in")
+    }
+
+    @Test func aWrongTenantAccountIsFlaggedStale() throws {
+        // The provider pins contoso but signs in through `organizations`, where a fabrikam
+        // account can slip in: the classic dev/prod mix-up.
+        try writeConfig(provider(extra: ", authority_tenant = \"organizations\""))
+        let login = try deviceLogin(as: "dev@fabrikam.com")
+        #expect(try login.wait() == 0, "\(login.stderr)")
+        let row = try #require(try accounts().first)
+        #expect(row["realm"] as? String == EmulatorProcess.fabrikam)
+        #expect(row["state"] as? String == "stale")
+        let prune = try run("prune", "--dry-run")
+        #expect(prune.stdout.contains("wrong tenant: \(EmulatorProcess.fabrikam), provider expects \(EmulatorProcess.contoso)"))
+    }
+}
