@@ -15,6 +15,14 @@ public protocol ProviderAdapter: Sendable {
 
     /// Tells the server to forget the account's grant, when it can (RFC 7009 and kin).
     func revoke(_ stored: StoredAccount) async throws
+
+    /// Asks the provider whether credentials that look valid still work (SharePoint cookies
+    /// can expire server-side early); nil when the provider has no such check.
+    func probe(_ stored: StoredAccount) async throws -> Bool?
+}
+
+extension ProviderAdapter {
+    public func probe(_ stored: StoredAccount) async throws -> Bool? { nil }
 }
 
 /// Extra inputs some flows take.

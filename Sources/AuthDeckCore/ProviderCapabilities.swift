@@ -17,8 +17,10 @@ public struct ProviderCapabilities: Equatable, Sendable {
             return ProviderCapabilities(flows: [.device, .browser, .client, .password, .import], producesTokens: true,
                                         producesCookies: false, silentRenewal: true, serverRevocation: false)
         case .sharepoint:
-            return ProviderCapabilities(flows: [.device, .browser, .password, .import], producesTokens: false,
-                                        producesCookies: true, silentRenewal: profile.options["azure_provider"] != nil,
+            let legacy = profile.options["mode"] == "legacy"
+            return ProviderCapabilities(flows: legacy ? [.password, .import] : [.device, .import], producesTokens: false,
+                                        producesCookies: true,
+                                        silentRenewal: legacy ? profile.options["remember_password"] == "true" : profile.options["azure_provider"] != nil,
                                         serverRevocation: false)
         case .facebook:
             let hasSecret = profile.clientSecretFile != nil || profile.clientSecretEnv != nil
@@ -38,7 +40,9 @@ public struct ProviderCapabilities: Equatable, Sendable {
         guard !of(profile).silentRenewal else { return nil }
         switch profile.kind {
         case .facebook: return "Facebook tokens cannot be renewed silently without an app secret"
-        case .sharepoint: return "SharePoint cookies renew silently only through a linked Azure AD provider (options.azure_provider)"
+        case .sharepoint: return profile.options["mode"] == "legacy"
+            ? "legacy SharePoint cookies renew silently only with options.remember_password = true"
+            : "SharePoint cookies renew silently only through a linked Azure AD provider (options.azure_provider)"
         default: return "\(profile.kind.label) cannot renew silently"
         }
     }

@@ -11,14 +11,22 @@ public struct AdapterContext: Sendable {
     public var browser: BrowserOpener?
     /// For secrets named by environment variable (`client_secret_env`).
     public var environment: [String: String]
+    /// The accounts, for adapters that build on another provider's accounts (SharePoint
+    /// uses a signed-in Azure AD account's refresh token). Read-only use.
+    public var accounts: (any AccountStore)?
+    /// This process's renewal-lease holder name, for adapters that renew another account.
+    public var leaseHolder: String
 
     public init(http: any HTTPClient, clock: any WallClock, documents: any DocumentCache, sleeper: any Sleeper = TaskSleeper(),
-                browser: BrowserOpener?, environment: [String: String]) {
+                browser: BrowserOpener?, environment: [String: String], accounts: (any AccountStore)? = nil,
+                leaseHolder: String = "") {
         self.http = http
         self.clock = clock
         self.documents = documents
         self.sleeper = sleeper
         self.browser = browser
         self.environment = environment
+        self.accounts = accounts
+        self.leaseHolder = leaseHolder
     }
 }

@@ -80,8 +80,14 @@ public struct RenewalCoordinator: Sendable {
         return StoredAccount(account: account, credentials: merged)
     }
 
-    /// Holds a token for `scopes` that outlives `window`, so there is nothing to do.
+    /// Holds a token for `scopes` (and, for cookie accounts, a cookie set) that outlives
+    /// `window`, so there is nothing to do.
     func fresh(_ stored: StoredAccount, scopes: [String], window: TimeSpan) -> Bool {
+        let now = clock.now()
+        if !stored.credentials.cookies.isEmpty {
+            guard stored.credentials.cookiesUsable(at: now + window, skew: skew) else { return false }
+            if stored.credentials.accessTokens.isEmpty { return true }
+        }
         guard let token = stored.credentials.usableAccessToken(for: scopes, at: clock.now(), skew: skew) else { return false }
         guard let expiry = token.expiresAt else { return true }
         return expiry - skew - clock.now() > window

@@ -18,7 +18,8 @@ public struct DeckFixture: Sendable {
     public static let prodTenant = "72f988bf-86f1-41af-91ab-2d7cd011db47"
     public static let devTenant = "0d2b2a6e-3c1f-4a43-9b1e-5a6c7d8e9f00"
 
-    /// The providers the fixture's accounts belong to, as config.toml text.
+    /// The providers the fixture's accounts belong to, as config.toml text. The Azure AD
+    /// providers point at a closed local port, so renewals fail fast and offline.
     public static let configTOML = """
         expiring_soon = "10m"
         clock_skew = "60s"
@@ -34,6 +35,7 @@ public struct DeckFixture: Sendable {
         client_id = "11111111-2222-3333-4444-555555555555"
         scopes = ["openid", "offline_access", "User.Read"]
         flow = "device"
+        endpoints = { authority = "http://127.0.0.1:9" }
         options = { tenant = "common" }
 
         [[provider]]
@@ -41,6 +43,7 @@ public struct DeckFixture: Sendable {
         kind = "azuread"
         client_id = "11111111-2222-3333-4444-555555555555"
         scopes = ["openid", "offline_access"]
+        endpoints = { authority = "http://127.0.0.1:9" }
         options = { tenant = "\(prodTenant)" }
 
         [[provider]]

@@ -54,8 +54,8 @@ struct DeckContext {
         }
         let context = AdapterContext(http: CurlHTTPClient(userAgent: "authdeck/\(AuthDeckCore.version)", environment: environment),
                                      clock: clock, documents: store, browser: BrowserOpener(environment: environment),
-                                     environment: environment)
-        return try ProviderRegistry.adapter(for: profile, context: context)
+                                     environment: environment, accounts: store, leaseHolder: DeckStore.leaseHolder)
+        return try ProviderRegistry.adapter(for: profile, context: context, config: config.providers)
     }
 
     func renewer(_ store: DeckStore, _ config: DeckConfig) -> RenewalCoordinator {

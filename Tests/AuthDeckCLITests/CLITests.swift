@@ -75,17 +75,27 @@ import AuthDeckTestSupport
         #expect(byUser.stdout.hasPrefix("fixture-secret-at-soon"))
     }
 
-    @Test func tokenForAnExpiredAccountExitsThreeWithARemedy() throws {
-        let r = try run("token", "hanako")
+    @Test func tokenExitsThreeWhenOnlyASignInCanHelp() throws {
+        let r = try run("token", "fb/0000a004")
         #expect(r.status == 3)
         #expect(r.stdout.isEmpty)
-        #expect(r.stderr == "authdeck: the access token of work/0000a003 has expired; renew it with `authdeck refresh work/0000a003`\n")
+        #expect(r.stderr == "authdeck: the access token of fb/0000a004 has expired and there is no refresh token; sign in again: `authdeck login fb`\n")
+        // A grant the provider rejected is not retried silently: exit 3 with its remedy.
         let mfa = try run("token", "mfa@contoso.com")
         #expect(mfa.status == 3)
-        #expect(mfa.stderr.contains("MFA required"))
+        #expect(mfa.stderr == "authdeck: work/0000a005: MFA required — sign in again in the browser (`authdeck login work`)\n")
+    }
+
+    @Test func tokenRenewalThatCannotReachTheProviderChangesNothing() throws {
+        let before = try #require(fixture.accounts.first { $0.account.id == "work/0000a003" })
+        let r = try run("token", "hanako")
+        #expect(r.status == 4)
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr.contains("127.0.0.1: Couldn't connect to server; nothing was changed [network]"), "\(r.stderr)")
+        let store = try DeckStore.open(StoreLocation.resolve(storeFlag: nil, environment: runner.environment), clock: SystemClock())
+        #expect(try store.account(id: before.account.id) == before)
         let scope = try run("token", "work/0000a001", "--scope", "Mail.Send")
-        #expect(scope.status == 3)
-        #expect(scope.stderr.contains("no valid token for scope Mail.Send"))
+        #expect(scope.status == 4)
     }
 
     @Test func ambiguousAccountListsCandidatesAndExitsTwo() throws {

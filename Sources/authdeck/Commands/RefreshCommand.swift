@@ -34,28 +34,37 @@ struct RefreshCommand: AsyncParsableCommand {
         let context = DeckContext(global)
         let config = try context.loadConfig()
         let store = try context.openStore()
-        var targets: [StoredAccount]
+        // Each target with whether it must be renewed even if it looks fresh: a named account
+        // (the user asked), --force, or credentials a provider check found dead.
+        var targets: [(StoredAccount, Bool)]
         if let account {
-            targets = [try context.resolveAccount(account, in: store)]
+            targets = [(try context.resolveAccount(account, in: store), true)]
         } else {
             let assessment = try context.assess(store, config)
-            targets = assessment.entries.filter { entry in
+            targets = []
+            for entry in assessment.entries {
                 switch entry.state {
-                case .expiringSoon, .expired(renewable: true): return true
-                case .signedIn: return force
-                default: return false
+                case .expiringSoon, .expired(renewable: true):
+                    targets.append((entry.stored, force))
+                case .signedIn:
+                    if force {
+                        targets.append((entry.stored, true))
+                    } else if await Self.probeSaysDead(entry.stored, context: context, config: config, store: store) {
+                        targets.append((entry.stored, true))
+                    }
+                default: break
                 }
-            }.map(\.stored)
+            }
         }
         let renewer = context.renewer(store, config)
         let window = config.statePolicy.expiringSoonWindow
         let results = await withTaskGroup(of: ResultJSON.self) { group in
             var pending = targets[...]
             var out: [ResultJSON] = []
-            func start(_ target: StoredAccount) {
+            func start(_ target: (StoredAccount, Bool)) {
                 group.addTask {
-                    await Self.renewOne(target, context: context, config: config, store: store, renewer: renewer,
-                                        force: force || account != nil, window: account != nil ? .seconds(0) : window)
+                    await Self.renewOne(target.0, context: context, config: config, store: store, renewer: renewer,
+                                        force: target.1, window: account != nil ? .seconds(0) : window)
                 }
             }
             for _ in 0..<parallel { if let next = pending.popFirst() { start(next) } }
@@ -82,6 +91,15 @@ struct RefreshCommand: AsyncParsableCommand {
         if failures.contains(where: { $0.error_class == ErrorClass.needsInteraction.rawValue }) { throw ExitCode(ExitStatus.needsSignIn) }
         if failures.contains(where: { $0.error_class == ErrorClass.transient.rawValue }) { throw ExitCode(ExitStatus.transient) }
         if !failures.isEmpty { throw ExitCode(ExitStatus.failure) }
+    }
+
+    /// Whether a provider check shows that credentials which look valid no longer work
+    /// (SharePoint cookies expired server-side); those are renewed too.
+    static func probeSaysDead(_ stored: StoredAccount, context: DeckContext, config: DeckConfig, store: DeckStore) async -> Bool {
+        guard !stored.credentials.cookies.isEmpty,
+              let adapter = try? context.adapter(for: stored.account.providerId, config: config, store: store),
+              let alive = try? await adapter.probe(stored) else { return false }
+        return alive == false
     }
 
     /// `force` for a named account means "renew now" (the user asked for it by name).

@@ -26,6 +26,11 @@ struct TokenCommand: AsyncParsableCommand {
             Output.raw(token.value.exposedValue + "\n")
             return
         }
+        // A grant the provider already rejected is not retried behind a script's back (it
+        // would fail the same way, every time): `authdeck refresh ACCOUNT` retries on request.
+        if stored.account.lastError?.errorClass == .needsInteraction {
+            throw CLIError.needsSignIn(Remedy.forMissingToken(stored, scopes: scope, now: now, skew: skew))
+        }
         // Renew silently: the new tokens are committed to the store before one is printed.
         let adapter: any ProviderAdapter
         do {

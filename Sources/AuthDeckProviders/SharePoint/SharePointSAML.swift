@@ -1,0 +1,106 @@
+import Foundation
+import AuthDeckCore
+import AuthDeckHTTP
+import AuthDeckOAuth
+
+/// The legacy SharePoint Online sign-in (managed, non-MFA accounts): realm lookup,
+/// WS-Trust RST/Issue to extSTS.srf, and the compact token's exchange for FedAuth + rtFa.
+struct SharePointSAML: Sendable {
+    let settings: SharePointSettings
+    let http: any HTTPClient
+
+    /// Checks that the account is managed (federated accounts authenticate at their own STS).
+    func checkRealm(_ username: String) async throws {
+        let response = try await send(HTTPRequest.form("\(settings.loginURL)/GetUserRealm.srf", [("login", username), ("xml", "1")]))
+        let text = response.bodyText
+        guard let type = Self.element("NameSpaceType", in: text) else {
+            throw AuthFailure(.transient, code: "bad_response", remedy: "GetUserRealm.srf answered without a NameSpaceType; nothing was changed")
+        }
+        if type == "Federated" {
+            throw AuthFailure(.misconfigured, code: "federated",
+                              remedy: "\(username) is a federated account: the legacy SharePoint sign-in only works for managed accounts; use the modern mode (options.azure_provider)")
+        }
+        if type == "Unknown" {
+            throw AuthFailure(.needsInteraction, code: "unknown_user", remedy: "Microsoft does not know \(username)")
+        }
+    }
+
+    /// Requests a compact SAML token for the site; parses faults into remedies.
+    func requestToken(username: String, password: Secret) async throws -> String {
+        let envelope = Self.envelope(to: "\(settings.loginURL)/extSTS.srf", username: username, password: password.exposedValue,
+                                     appliesTo: "https://\(settings.site)/_forms/default.aspx?wa=wsignin1.0")
+        var request = HTTPRequest(method: "POST", url: "\(settings.loginURL)/extSTS.srf",
+                                  headers: [HTTPHeader("Content-Type", "application/soap+xml; charset=utf-8")], body: Array(envelope.utf8))
+        request.timeout = 30
+        let response = try await send(request)
+        let text = response.bodyText
+        if text.contains(":Fault>") || text.contains("<S:Fault") {
+            if text.contains("AADSTS50126") || text.contains("0x80048821") {
+                throw AuthFailure(.needsInteraction, code: "AADSTS50126", remedy: "the username or password is wrong (SharePoint legacy sign-in)")
+            }
+            let reason = Self.element("Text", in: text).map { TerminalText.inert(String($0.prefix(160))) } ?? "an unexpected SOAP fault"
+            throw AuthFailure(.misconfigured, code: "soap_fault", remedy: "extSTS.srf refused the sign-in: \(reason)")
+        }
+        guard let token = Self.element("BinarySecurityToken", in: text), !token.isEmpty else {
+            if text.contains("0x8004882c") {
+                throw AuthFailure(.misconfigured, code: "0x8004882c",
+                                  remedy: "legacy authentication is blocked for this tenant; use the modern mode (options.azure_provider)")
+            }
+            throw AuthFailure(.transient, code: "bad_response", remedy: "extSTS.srf answered without a token; nothing was changed")
+        }
+        return token
+    }
+
+    /// Exchanges the token for FedAuth and rtFa (from the 302's Set-Cookie headers).
+    func exchange(_ token: String) async throws -> [String] {
+        var request = HTTPRequest(method: "POST", url: "\(settings.siteURL)/_forms/default.aspx?wa=wsignin1.0",
+                                  headers: [HTTPHeader("Content-Type", "application/x-www-form-urlencoded")], body: Array(token.utf8))
+        request.cookieJar = []
+        let response = try await send(request)
+        guard (200..<400).contains(response.status), let jar = response.cookieJar, !jar.isEmpty else {
+            throw AuthFailure(response.status >= 500 ? .transient : .misconfigured, code: "http \(response.status)",
+                              remedy: "\(settings.site) did not accept the sign-in token (HTTP \(response.status))")
+        }
+        return jar
+    }
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let response = try await TokenEndpoint.send(request, via: http)
+        // extSTS.srf answers a SOAP fault with HTTP 500: that one is read as a fault.
+        if response.status == 429 || response.status > 500 {
+            throw AuthFailure(.transient, code: "http \(response.status)", remedy: "\(URL(string: request.url)?.host ?? "the server") is unavailable (HTTP \(response.status)); nothing was changed")
+        }
+        return response
+    }
+
+    static func envelope(to: String, username: String, password: String, appliesTo: String) -> String {
+        func x(_ s: String) -> String {
+            s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+                .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+        }
+        return """
+            <?xml version="1.0" encoding="utf-8"?><s:Envelope xmlns:s="http://www.w3.org/2003/05/soap-envelope" \
+            xmlns:a="http://www.w3.org/2005/08/addressing" xmlns:u="http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd">\
+            <s:Header><a:Action s:mustUnderstand="1">http://schemas.xmlsoap.org/ws/2005/02/trust/RST/Issue</a:Action>\
+            <a:ReplyTo><a:Address>http://www.w3.org/2005/08/addressing/anonymous</a:Address></a:ReplyTo>\
+            <a:To s:mustUnderstand="1">\(x(to))</a:To>\
+            <o:Security s:mustUnderstand="1" xmlns:o="http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd">\
+            <o:UsernameToken><o:Username>\(x(username))</o:Username><o:Password>\(x(password))</o:Password></o:UsernameToken></o:Security></s:Header>\
+            <s:Body><t:RequestSecurityToken xmlns:t="http://schemas.xmlsoap.org/ws/2005/02/trust">\
+            <wsp:AppliesTo xmlns:wsp="http://schemas.xmlsoap.org/ws/2004/09/policy"><a:EndpointReference><a:Address>\(x(appliesTo))</a:Address>\
+            </a:EndpointReference></wsp:AppliesTo><t:KeyType>http://schemas.xmlsoap.org/ws/2005/05/identity/NoProofKey</t:KeyType>\
+            <t:RequestType>http://schemas.xmlsoap.org/ws/2005/02/trust/Issue</t:RequestType>\
+            <t:TokenType>urn:oasis:names:tc:SAML:1.0:assertion</t:TokenType></t:RequestSecurityToken></s:Body></s:Envelope>
+            """
+    }
+
+    /// The entity-decoded text of the first element named `name` (any namespace prefix).
+    static func element(_ name: String, in xml: String) -> String? {
+        guard let start = xml.range(of: ":\(name)") ?? xml.range(of: "<\(name)"),
+              let close = xml.range(of: ">", range: start.upperBound..<xml.endIndex),
+              let end = xml.range(of: "</", range: close.upperBound..<xml.endIndex) else { return nil }
+        return String(xml[close.upperBound..<end.lowerBound]).replacingOccurrences(of: "&lt;", with: "<")
+            .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&quot;", with: "\"")
+            .replacingOccurrences(of: "&amp;", with: "&")
+    }
+}

@@ -1,0 +1,161 @@
+import Testing
+import Foundation
+import AuthDeckCore
+import AuthDeckStore
+import AuthDeckTestSupport
+
+/// SharePoint cookies through the real binary and emulator: modern and legacy sign-in,
+/// expiry and silent restoration, a jar curl accepts, and imports.
+@Suite(.serialized) struct SharePointTests {
+    let idp: EmulatorProcess
+    let home = TempDirectory("authdeck-sp")
+    let runner: BinaryRunner
+
+    init() throws {
+        idp = try EmulatorProcess()
+        runner = BinaryRunner(product: "authdeck", environment: [
+            "HOME": home.path, "XDG_DATA_HOME": home.file("data"), "XDG_CONFIG_HOME": home.file("config"),
+            "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
+        ])
+        try FileManager.default.createDirectory(atPath: home.file("config/authdeck"), withIntermediateDirectories: true)
+        try """
+            [[provider]]
+            id = "work"
+            kind = "azuread"
+            client_id = "\(EmulatorProcess.publicClient)"
+            endpoints = { authority = "\(idp.url)" }
+            options = { tenant = "\(EmulatorProcess.contoso)", allow_password = true }
+
+            [[provider]]
+            id = "sp-intranet"
+            kind = "sharepoint"
+            options = { site = "contoso.sharepoint.com", site_url = "\(idp.url)", azure_provider = "work" }
+
+            [[provider]]
+            id = "sp-legacy"
+            kind = "sharepoint"
+            options = { site = "contoso.sharepoint.com", site_url = "\(idp.url)", mode = "legacy", login_url = "\(idp.url)", remember_password = true }
+            """.write(toFile: home.file("config/authdeck/config.toml"), atomically: true, encoding: .utf8)
+    }
+
+    func run(_ args: String..., env: [String: String] = [:]) throws -> BinaryRunner.Result {
+        var r = runner
+        r.environment.merge(env) { _, new in new }
+        return try r.run(args)
+    }
+
+    /// POSTs to the site's contextinfo with a cookie jar, as a user's script would; returns the status.
+    func contextInfo(jar: String) throws -> String {
+        try jar.write(toFile: home.file("jar.txt"), atomically: true, encoding: .utf8)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        p.arguments = ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "-b", home.file("jar.txt"), "\(idp.url)/_api/contextinfo"]
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        let code = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        return code
+    }
+
+    func signInModern() throws {
+        let work = try run("login", "work", "--password", "--username", "taro@contoso.com", env: ["AUTHDECK_PASSWORD": "taro-pass-123"])
+        #expect(work.status == 0, "\(work.stderr)")
+        let sp = try run("login", "sp-intranet")
+        #expect(sp.status == 0, "\(sp.stderr)")
+        #expect(sp.stderr.contains("Using the Azure AD account taro@contoso.com"))
+    }
+
+    @Test func modernCookiesFromTheAzureAccountWorkWithCurl() throws {
+        try signInModern()
+        let jar = try run("cookies", "sp-intranet")
+        #expect(jar.status == 0)
+        #expect(jar.stdout.contains("\tSPOIDCRL\tspoidcrl."))
+        #expect(try contextInfo(jar: jar.stdout) == "200")
+        let header = try run("cookies", "sp-intranet", "--format", "header")
+        #expect(header.stdout.hasPrefix("Cookie: SPOIDCRL=spoidcrl."))
+    }
+
+    @Test func cookiesThatExpireAreRestoredByRefreshWithoutCredentials() throws {
+        try signInModern()
+        #expect(try contextInfo(jar: try run("cookies", "sp-intranet").stdout) == "200")
+        // Six hours later at the provider: the 5-hour cookie and the 1-hour token are dead there.
+        try idp.admin("clock", #"{"advance":21600}"#)
+        #expect(try contextInfo(jar: try run("cookies", "sp-intranet").stdout) == "403")
+        // `refresh --all` finds them with the contextinfo probe and renews through the Azure
+        // AD account, without a password or a browser.
+        let r = try run("refresh", "--all")
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("renewed sp-intranet/"))
+        #expect(try contextInfo(jar: try run("cookies", "sp-intranet").stdout) == "200")
+        // And `refresh ACCOUNT` does the same on demand.
+        try idp.admin("clock", #"{"advance":21600}"#)
+        #expect(try run("refresh", "sp-intranet").status == 0)
+        #expect(try contextInfo(jar: try run("cookies", "sp-intranet").stdout) == "200")
+    }
+
+    @Test func modernSignInNeedsTheAzureAccountFirst() throws {
+        let r = try run("login", "sp-intranet")
+        #expect(r.status == 3)
+        #expect(r.stderr.contains("sign in there first: `authdeck login work`"))
+    }
+
+    @Test func legacySAMLSignInGivesFedAuthAndRtFa() throws {
+        let r = try run("login", "sp-legacy", "--password", "--username", "taro@contoso.com", env: ["AUTHDECK_PASSWORD": "taro-pass-123"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let jar = try run("cookies", "sp-legacy").stdout
+        #expect(jar.contains("\tFedAuth\t") && jar.contains("\trtFa\t"))
+        #expect(try contextInfo(jar: jar) == "200")
+        // The remembered password (sealed) renews them silently after they expire.
+        try idp.admin("clock", #"{"advance":21600}"#)
+        #expect(try contextInfo(jar: try run("cookies", "sp-legacy").stdout) == "403")
+        #expect(try run("refresh", "sp-legacy").status == 0)
+        #expect(try contextInfo(jar: try run("cookies", "sp-legacy").stdout) == "200")
+    }
+
+    @Test func legacyFailuresAreNamed() throws {
+        let wrong = try run("login", "sp-legacy", "--password", "--username", "taro@contoso.com", env: ["AUTHDECK_PASSWORD": "nope"])
+        #expect(wrong.status == 3 && wrong.stderr.contains("the username or password is wrong"), "\(wrong.stderr)")
+        let federated = try run("login", "sp-legacy", "--password", "--username", "jiro@contoso.com", env: ["AUTHDECK_PASSWORD": "jiro-pass-123"])
+        #expect(federated.status == 1 && federated.stderr.contains("is a federated account"), "\(federated.stderr)")
+        try idp.admin("legacy-auth", #"{"blocked":true}"#)
+        let blocked = try run("login", "sp-legacy", "--password", "--username", "taro@contoso.com", env: ["AUTHDECK_PASSWORD": "taro-pass-123"])
+        #expect(blocked.status == 1 && blocked.stderr.contains("legacy authentication is blocked"), "\(blocked.stderr)")
+    }
+
+    @Test func firefoxCookiesImportFromAFixture() throws {
+        // A cookies.sqlite with Firefox's moz_cookies schema: two site cookies (one with a
+        // millisecond expiry, as newer Firefox writes), one expired, one for another site.
+        let db = home.file("cookies.sqlite")
+        let future = Int(Date().timeIntervalSince1970) + 86_400
+        let sql = """
+            CREATE TABLE moz_cookies (id INTEGER PRIMARY KEY, originAttributes TEXT NOT NULL DEFAULT '', name TEXT, value TEXT,
+              host TEXT, path TEXT, expiry INTEGER, lastAccessed INTEGER, creationTime INTEGER, isSecure INTEGER,
+              isHttpOnly INTEGER, inBrowserElement INTEGER DEFAULT 0, sameSite INTEGER DEFAULT 0, rawSameSite INTEGER DEFAULT 0,
+              schemeMap INTEGER DEFAULT 0);
+            INSERT INTO moz_cookies (name, value, host, path, expiry, isSecure, isHttpOnly) VALUES
+              ('FedAuth', 'ff-fedauth', 'contoso.sharepoint.com', '/', \(future), 1, 1),
+              ('rtFa', 'ff-rtfa', '.sharepoint.com', '/', \(future * 1000), 1, 1),
+              ('Old', 'x', 'contoso.sharepoint.com', '/', 1000, 1, 1),
+              ('Other', 'y', 'example.org', '/', \(future), 0, 0);
+            """
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        p.arguments = [db, sql]
+        try p.run()
+        p.waitUntilExit()
+        let r = try run("import", "cookies", db, "--provider", "sp-intranet", "--username", "taro@contoso.com")
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("Imported 2 cookies for contoso.sharepoint.com"))
+        let jar = try run("cookies", "taro@contoso.com").stdout
+        #expect(jar.contains("\tFedAuth\tff-fedauth") && jar.contains("\trtFa\tff-rtfa") && !jar.contains("Other"))
+        #expect(jar.contains("\t\(future)\trtFa"), "millisecond expiry read as seconds")
+        #expect(!FileManager.default.fileExists(atPath: NSTemporaryDirectory() + "authdeck-import-"), "the private copy is removed")
+        // A Netscape jar imports the same way; garbage is refused with the line named.
+        try "contoso.sharepoint.com\tFALSE\t/\tTRUE\t\(future)\tFedAuth\tjar-value\n".write(toFile: home.file("c.txt"), atomically: true, encoding: .utf8)
+        #expect(try run("import", "cookies", home.file("c.txt"), "--provider", "sp-intranet", "--username", "jar@contoso.com").status == 0)
+        try "not\ta jar\n".write(toFile: home.file("bad.txt"), atomically: true, encoding: .utf8)
+        let bad = try run("import", "cookies", home.file("bad.txt"), "--provider", "sp-intranet")
+        #expect(bad.status == 1 && bad.stderr.contains("line 1: expected 7 tab-separated fields"))
+    }
+}
