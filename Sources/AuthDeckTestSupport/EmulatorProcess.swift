@@ -46,7 +46,7 @@ public final class EmulatorProcess: @unchecked Sendable {
         return path
     }
 
-    static func curl(_ args: [String]) throws -> String {
+    public static func curl(_ args: [String]) throws -> String {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
         p.arguments = args

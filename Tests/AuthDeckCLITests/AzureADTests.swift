@@ -169,6 +169,31 @@ import AuthDeckTestSupport
         #expect(token.status == 3 && token.stderr.contains("MFA required"))
     }
 
+    @Test func aRevokedGrantNeedsSignInAndKeepsTheRefreshToken() throws {
+        #expect(try passwordLogin().status == 0)
+        let before = try #require(try store().accounts(includeQuarantined: false).first)
+        try idp.admin("revoke", #"{"username":"taro@contoso.com"}"#)
+        let r = try run("refresh", "taro@contoso.com")
+        #expect(r.status == 3)
+        #expect(r.stderr.contains("the grant expired or was revoked — sign in again [AADSTS70008]"), "\(r.stderr)")
+        #expect(try store().account(id: before.account.id)?.credentials.refreshToken == before.credentials.refreshToken)
+        // Signing in again clears it.
+        #expect(try passwordLogin().status == 0)
+        #expect(try accounts().first?["last_error"] == nil)
+    }
+
+    @Test func oneUseRefreshTokensRotateAndAReusedOneIsRefused() throws {
+        try idp.admin("one-use", #"{"enabled":true}"#)
+        #expect(try passwordLogin().status == 0)
+        let first = try #require(try store().accounts(includeQuarantined: false).first?.credentials.refreshToken)
+        #expect(try run("refresh", "taro@contoso.com").status == 0)
+        #expect(try run("refresh", "taro@contoso.com").status == 0)
+        // The first refresh token was spent: the emulator refuses it as Microsoft documents.
+        let reuse = try EmulatorProcess.curl(["-s", "-d", "grant_type=refresh_token", "-d", "client_id=\(EmulatorProcess.publicClient)",
+                                              "--data-urlencode", "refresh_token=\(first.value.exposedValue)", "\(idp.url)/organizations/oauth2/v2.0/token"])
+        #expect(reuse.contains("\"error\":\"invalid_grant\"") && reuse.contains("\"error_codes\":[70000]"))
+    }
+
     @Test func aTransientOutageChangesNothing() throws {
         #expect(try passwordLogin().status == 0)
         let before = try #require(try store().accounts(includeQuarantined: false).first)
