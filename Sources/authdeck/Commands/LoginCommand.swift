@@ -58,6 +58,7 @@ struct LoginCommand: AsyncParsableCommand {
             }
         }
         let until = stored.credentials.usableUntil(at: context.clock.now(), skew: config.statePolicy.clockSkew)
-        Output.raw("Signed in as \(TerminalText.inert(stored.account.username)) (\(stored.account.id)); the token expires \(ExpiryText.describe(until, now: context.clock.now(), neverExpires: true)).\n")
+        let what = stored.credentials.accessTokens.isEmpty && !stored.credentials.cookies.isEmpty ? "the cookies expire" : "the token expires"
+        Output.raw("Signed in as \(TerminalText.inert(stored.account.username)) (\(stored.account.id)); \(what) \(ExpiryText.describe(until, now: context.clock.now(), neverExpires: true)).\n")
     }
 }
