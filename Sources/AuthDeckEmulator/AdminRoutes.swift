@@ -5,7 +5,9 @@ import Foundation
 /// - `POST /_admin/device/approve` `{"user_code","username"}`, `/_admin/device/deny` `{"user_code"}`
 /// - `GET /_admin/devices`: pending device codes (demo mode approves them)
 /// - `POST /_admin/lifetimes` `{"access_token","refresh_token","cookie"}` in seconds
-/// - `POST /_admin/fail` `{"count","aadsts"|"status","path"}`: the next N matching requests fail
+/// - `POST /_admin/fail` `{"count","aadsts"|"status"|"fb_code"+"fb_subcode","path"}`: the next N
+///   matching requests fail
+/// - `POST /_admin/facebook/lifetimes` `{"short","long","code"}`: Facebook token and device-code lifetimes
 /// - `POST /_admin/revoke` `{"username"}`: every refresh token, access token and cookie of the user
 /// - `POST /_admin/one-use` `{"enabled"}`: refresh tokens become one-use (reuse: AADSTS70000)
 /// - `POST /_admin/legacy-auth` `{"blocked"}`: extSTS.srf stops issuing tokens
@@ -33,11 +35,15 @@ struct AdminRoutes: Sendable {
             return .json(200, ["ok": true])
         case ("POST", "fail"):
             await state.force(.init(count: Int(number("count") ?? 1), aadsts: number("aadsts").map { Int($0) },
-                                    status: number("status").map { Int($0) }, path: body["path"] as? String))
+                                    status: number("status").map { Int($0) }, path: body["path"] as? String,
+                                    fbCode: number("fb_code").map { Int($0) }, fbSubcode: number("fb_subcode").map { Int($0) }))
             return .json(200, ["ok": true])
         case ("POST", "revoke"):
             guard let user = body["username"] as? String else { return .json(400, ["error": "username is required"]) }
             return .json(200, ["revoked_refresh_tokens": await state.revoke(user: user)])
+        case ("POST", "facebook/lifetimes"):
+            await state.setFacebookLifetimes(short: number("short"), long: number("long"), code: number("code"))
+            return .json(200, ["ok": true])
         case ("POST", "one-use"):
             await state.setOneUse((body["enabled"] as? Bool) ?? true)
             return .json(200, ["ok": true])

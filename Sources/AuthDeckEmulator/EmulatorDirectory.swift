@@ -31,9 +31,18 @@ public struct EmulatorDirectory: Codable, Sendable {
         public var tenant: String?
     }
 
+    /// A Facebook app: its id, the client token device login uses, and its secret.
+    public struct FacebookApp: Codable, Sendable {
+        public var id: String
+        public var clientToken: String
+        public var secret: String
+    }
+
     public var tenants: [Tenant]
     public var users: [User]
     public var clients: [Client]
+    /// Optional in a directory file; the built-in directory has one app.
+    public var facebookApps: [FacebookApp]?
 
     public static let contoso = "72f988bf-86f1-41af-91ab-2d7cd011db47"
     public static let fabrikam = "0d2b2a6e-3c1f-4a43-9b1e-5a6c7d8e9f00"
@@ -51,7 +60,8 @@ public struct EmulatorDirectory: Codable, Sendable {
         clients: [
             Client(id: "04b07795-8ddb-461a-bbee-02f9e1bf7b46", secret: nil, certificatePEM: nil, publicKeyPEM: nil, tenant: nil),
             Client(id: "11111111-2222-3333-4444-555555555555", secret: "daemon-secret", certificatePEM: nil, publicKeyPEM: nil, tenant: contoso),
-        ])
+        ],
+        facebookApps: [FacebookApp(id: "1234567890", clientToken: "fb-client-token", secret: "fb-app-secret")])
 
     public static func load(_ path: String) throws -> EmulatorDirectory {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -65,4 +75,16 @@ public struct EmulatorDirectory: Codable, Sendable {
 
     func user(_ username: String) -> User? { users.first { $0.username.lowercased() == username.lowercased() } }
     func client(_ id: String) -> Client? { clients.first { $0.id == id } }
+    func facebookApp(_ id: String) -> FacebookApp? { (facebookApps ?? []).first { $0.id == id } }
+    /// A user's Facebook id: a stable number derived from their object id.
+    func facebookId(_ user: User) -> String { String(abs(user.oid.hashValueStable) % 9_000_000_000_000 + 1_000_000_000_000) }
+}
+
+extension String {
+    /// FNV-1a: a hash that is the same in every run (Swift's `hashValue` is seeded).
+    var hashValueStable: Int {
+        var h: UInt64 = 0xcbf29ce484222325
+        for b in utf8 { h = (h ^ UInt64(b)) &* 0x100000001b3 }
+        return Int(truncatingIfNeeded: h >> 1)
+    }
 }

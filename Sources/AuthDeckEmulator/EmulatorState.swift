@@ -38,11 +38,28 @@ actor EmulatorState {
         var revoked = false
     }
 
+    func setFacebookLifetimes(short: TimeInterval?, long: TimeInterval?, code: TimeInterval?) {
+        if let short { facebookShortLifetime = short }
+        if let long { facebookLongLifetime = long }
+        if let code { facebookCodeLifetime = code }
+    }
+
+    /// A grant whether or not it has expired (Facebook answers "expired", not "unknown").
+    func accessGrantAnyExpiry(_ token: String) -> Grant? { accessTokens[token] }
+
+    /// `DELETE /me/permissions`: every token of the user for the app stops working.
+    func revokeFacebook(user: String, app: String) {
+        for (k, g) in accessTokens where g.user == user && g.clientId == app { accessTokens[k]?.revoked = true }
+    }
+
     struct ForcedFailure: Codable {
         var count: Int
         var aadsts: Int?
         var status: Int?
         var path: String?
+        /// A Facebook error (`code`, `error_subcode`) instead of an AAD one.
+        var fbCode: Int?
+        var fbSubcode: Int?
     }
 
     struct LogEntry: Codable {
@@ -58,6 +75,9 @@ actor EmulatorState {
     var refreshTokenLifetime: TimeInterval = 90 * 86_400
     var cookieLifetime: TimeInterval = 5 * 3600
     var oneUseRefreshTokens = false
+    var facebookShortLifetime: TimeInterval = 2 * 3600
+    var facebookLongLifetime: TimeInterval = 5_183_944
+    var facebookCodeLifetime: TimeInterval = 420
     var legacyAuthBlocked = false
     var forced: [ForcedFailure] = []
     var devices: [String: Device] = [:]
@@ -79,9 +99,13 @@ actor EmulatorState {
         if log.count > 10_000 { log.removeFirst(log.count - 10_000) }
     }
 
-    /// Takes one forced failure for `path`, if any are queued.
-    func takeForced(path: String) -> ForcedFailure? {
-        guard let i = forced.firstIndex(where: { $0.count > 0 && ($0.path == nil || path.contains($0.path!)) }) else { return nil }
+    /// Takes one forced failure for `path`, if any are queued: Facebook errors only on
+    /// Facebook routes, AADSTS errors only on Azure routes, bare HTTP statuses on either.
+    func takeForced(path: String, facebook: Bool = false) -> ForcedFailure? {
+        guard let i = forced.firstIndex(where: { f in
+            f.count > 0 && (f.path == nil || path.contains(f.path!))
+                && (facebook ? f.aadsts == nil : f.fbCode == nil)
+        }) else { return nil }
         forced[i].count -= 1
         let f = forced[i]
         if forced[i].count == 0 { forced.remove(at: i) }
@@ -182,7 +206,7 @@ actor EmulatorState {
     }
 
     func accessGrant(_ token: String) -> Grant? {
-        guard let g = accessTokens[token], g.expires > now else { return nil }
+        guard let g = accessTokens[token], g.expires > now, !g.revoked else { return nil }
         return g
     }
 
