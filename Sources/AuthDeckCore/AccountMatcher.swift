@@ -1,7 +1,8 @@
 /// Resolves what a user typed for ACCOUNT to exactly one account, or says why it cannot.
 ///
 /// Accepted, in order: an exact id; `provider/username`; an exact username
-/// (case-insensitive); a unique prefix of an id or a username.
+/// (case-insensitive); a provider id (its only account); a unique prefix of an id or a
+/// username.
 public enum AccountMatcher {
     public enum Outcome: Equatable, Sendable {
         case found(Account)
@@ -22,6 +23,8 @@ public enum AccountMatcher {
         }
         let byUser = accounts.filter { $0.username.lowercased() == lower }
         if let outcome = decide(byUser) { return outcome }
+        let byProvider = accounts.filter { $0.providerId.lowercased() == lower }
+        if let outcome = decide(byProvider) { return outcome }
         let byPrefix = accounts.filter { $0.id.lowercased().hasPrefix(lower) || $0.username.lowercased().hasPrefix(lower) }
         return decide(byPrefix) ?? .notFound
     }

@@ -12,4 +12,11 @@ public enum SignInPrompt: Equatable, Sendable {
 /// The port through which a flow shows prompts (the CLI prints them, the TUI draws a modal).
 public protocol SignInPresenter: Sendable {
     func present(_ prompt: SignInPrompt) async
+    /// Asks a yes/no question (e.g. "the code expired — get a new one?"); false when no
+    /// person can answer.
+    func confirm(_ question: String) async -> Bool
+}
+
+extension SignInPresenter {
+    public func confirm(_ question: String) async -> Bool { false }
 }

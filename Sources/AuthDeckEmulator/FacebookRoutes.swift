@@ -175,7 +175,9 @@ struct FacebookRoutes: Sendable {
         if grant.expires <= (await state.now) { return Self.error(400, code: 190, subcode: 463, message: "Error validating access token: Session has expired.") }
         let directory = await state.directory
         guard let user = directory.user(grant.user ?? "") else { return Self.error(400, code: 190, subcode: 467, message: "Invalid token.") }
-        return .json(200, ["id": directory.facebookId(user), "name": user.name])
+        var me: [String: Any] = ["id": directory.facebookId(user), "name": user.name]
+        if grant.scopes.contains("email") { me["email"] = user.username }
+        return .json(200, me)
     }
 
     func revoke(_ r: EmulatorRequest) async -> EmulatorResponse {

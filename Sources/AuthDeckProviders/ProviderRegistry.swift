@@ -13,7 +13,9 @@ public enum ProviderRegistry {
             return try AzureADAdapter(profile: profile, context: context)
         case .sharepoint:
             return try SharePointAdapter(profile: profile, context: context, providers: config)
-        case .facebook, .oam:
+        case .facebook:
+            return try FacebookAdapter(profile: profile, context: context)
+        case .oam:
             throw AuthFailure(.misconfigured, code: "not_supported",
                               remedy: "signing in to \(profile.kind.label) providers is not built yet in this version of authdeck (provider \"\(profile.id)\")")
         }

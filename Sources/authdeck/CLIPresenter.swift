@@ -1,5 +1,6 @@
 import Foundation
 import AuthDeckCore
+import AuthDeckTerminal
 
 /// Shows sign-in prompts on stderr (stdout stays clean for `--json` and scripts).
 struct CLIPresenter: SignInPresenter {
@@ -20,5 +21,13 @@ struct CLIPresenter: SignInPresenter {
         case .notice(let text):
             Output.note(text)
         }
+    }
+
+    /// Asks on the terminal; without one (scripts, CI) the answer is no.
+    func confirm(_ question: String) async -> Bool {
+        guard TerminalProbe.isInteractive else { return false }
+        FileHandle.standardError.write(Data("\(question) [Y/n] ".utf8))
+        let answer = (readLine() ?? "n").trimmingCharacters(in: .whitespaces).lowercased()
+        return answer.isEmpty || answer == "y" || answer == "yes"
     }
 }

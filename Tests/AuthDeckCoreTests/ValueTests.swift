@@ -51,6 +51,10 @@ import AuthDeckCore
         #expect(AccountMatcher.resolve("taro@contoso.com", in: all) == .ambiguous([all[1], all[0]]))
         #expect(AccountMatcher.resolve("t", in: all) == .ambiguous([all[1], all[0]]))
         #expect(AccountMatcher.resolve("nobody", in: all) == .notFound)
+        // A provider id names its account even when another provider's id starts with it.
+        let fb = [acct("fb/aa11", "x"), acct("fbs/bb22", "y")]
+        #expect(AccountMatcher.resolve("fb", in: fb) == .found(fb[0]))
+        #expect(AccountMatcher.resolve("fbs", in: fb) == .found(fb[1]))
         #expect(AccountMatcher.resolve("  ", in: all) == .notFound)
     }
 

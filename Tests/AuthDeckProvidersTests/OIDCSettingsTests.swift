@@ -55,6 +55,6 @@ import AuthDeckTestSupport
     }
 
     @Test func kindsNotBuiltYetSaySo() {
-        #expect(remedy(ProviderProfile(id: "fb", kind: .facebook))?.contains("not built yet") == true)
+        #expect(remedy(ProviderProfile(id: "am", kind: .oam))?.contains("not built yet") == true)
     }
 }
