@@ -230,6 +230,26 @@ import AuthDeckTestSupport
         }
     }
 
+    @Test func configImportURLAddsAnOAMProviderOrWritesNothing() throws {
+        let before = try String(contentsOfFile: configPath, encoding: .utf8)
+        let bad = try run("config", "import-url", "wp://settings?AuthServerType::=OAMMSAuthentication&OAMMSURL::=ftp://h")
+        #expect(bad.status == 1)
+        #expect(bad.stderr == "authdeck: configuration URL: setting 2 (OAMMSURL): must be an http(s) URL (found \"ftp://h\"); nothing was written\n")
+        #expect(try String(contentsOfFile: configPath, encoding: .utf8) == before)
+        let url = "wp://settings?AuthServerType::=OAMMSAuthentication&OAMMSURL::=http://host123.us.example.com:14100&OAMMSServiceDomain::=MobileServiceDomain&ApplicationName::=WhitePages&Color::=blue"
+        let ok = try run("config", "import-url", url)
+        #expect(ok.status == 0, "\(ok.stderr)")
+        #expect(ok.stderr.contains("Ignored (not on the allow-list): Color"))
+        let providers = try run("providers", "--json")
+        #expect(providers.stdout.contains("\"id\" : \"whitepages\"") && providers.stdout.contains("\"kind\" : \"oam\""))
+        // The same name twice is refused, and the file is left as it was.
+        let after = try String(contentsOfFile: configPath, encoding: .utf8)
+        let again = try run("config", "import-url", url)
+        #expect(again.status == 1 && again.stderr.contains("provider \"whitepages\": already exists"))
+        #expect(try String(contentsOfFile: configPath, encoding: .utf8) == after)
+        #expect(try run("config", "import-url", url, "--name", "wp2").status == 0)
+    }
+
     @Test func serverTextIsInertInTables() throws {
         let env = runner.environment
         let store = try DeckStore.open(StoreLocation.resolve(storeFlag: nil, environment: env), clock: SystemClock())

@@ -1,0 +1,64 @@
+import Foundation
+import AuthDeckCore
+
+/// Adds providers to config.toml without ever leaving it half-written or invalid.
+public enum ConfigWriter {
+    /// Appends `profile` as a `[[provider]]` table. The result is parsed with the real
+    /// loader before anything is written, then written atomically (temporary file in the same
+    /// directory, fsync, rename) keeping the file's mode (0600 for a new file).
+    public static func append(_ profile: ProviderProfile, to path: String) throws {
+        let fm = FileManager.default
+        let exists = fm.fileExists(atPath: path)
+        let old = exists ? try String(contentsOfFile: path, encoding: .utf8) : ""
+        if exists {
+            let current = try ConfigLoader.parse(old, path: path)
+            if current.provider(profile.id) != nil {
+                throw ConfigError(path: path, location: "provider \"\(profile.id)\"", problem: "already exists; choose another --name")
+            }
+        }
+        let text = old + (old.isEmpty || old.hasSuffix("\n\n") ? "" : (old.hasSuffix("\n") ? "\n" : "\n\n")) + render(profile)
+        _ = try ConfigLoader.parse(text, path: path)
+        let dir = (path as NSString).deletingLastPathComponent
+        try fm.createDirectory(atPath: dir.isEmpty ? "." : dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let mode = exists ? ((try? fm.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? 0o600) : 0o600
+        let temp = dir + "/.config.toml.\(getpid()).tmp"
+        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode_t(mode))
+        guard fd >= 0 else { throw ConfigError(path: temp, location: nil, problem: "cannot create: \(String(cString: strerror(errno)))") }
+        let bytes = Array(text.utf8)
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        let synced = fsync(fd) == 0
+        close(fd)
+        guard written == bytes.count, synced, rename(temp, path) == 0 else {
+            unlink(temp)
+            throw ConfigError(path: path, location: nil, problem: "cannot write: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// A `[[provider]]` table for `profile`.
+    public static func render(_ p: ProviderProfile) -> String {
+        func q(_ s: String) -> String {
+            var out = "\""
+            for ch in s.unicodeScalars {
+                switch ch {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                case "\n": out += "\\n"
+                case "\t": out += "\\t"
+                default:
+                    if ch.value < 0x20 || ch.value == 0x7F { out += String(format: "\\u%04X", ch.value) } else { out.unicodeScalars.append(ch) }
+                }
+            }
+            return out + "\""
+        }
+        func table(_ d: [String: String]) -> String {
+            "{ " + d.sorted { $0.key < $1.key }.map { "\($0.key) = \(q($0.value))" }.joined(separator: ", ") + " }"
+        }
+        var lines = ["[[provider]]", "id = \(q(p.id))", "kind = \(q(p.kind.rawValue))"]
+        if let c = p.clientId { lines.append("client_id = \(q(c))") }
+        if !p.scopes.isEmpty { lines.append("scopes = [" + p.scopes.map(q).joined(separator: ", ") + "]") }
+        if let f = p.flow { lines.append("flow = \(q(f.rawValue))") }
+        if !p.endpoints.isEmpty { lines.append("endpoints = \(table(p.endpoints))") }
+        if !p.options.isEmpty { lines.append("options = \(table(p.options))") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,33 @@
+import ArgumentParser
+import AuthDeckCore
+import AuthDeckConfig
+
+/// `authdeck config`: changes to config.toml that are easier as commands.
+struct ConfigCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "config", abstract: "Change config.toml (import an OAM configuration URL).",
+        subcommands: [ConfigImportURLCommand.self])
+}
+
+/// `authdeck config import-url URL [--name N]`: an OAM mobile configuration URL
+/// (`wp://settings?AuthServerType::=…&OAMMSURL::=…`) becomes a `kind = "oam"` provider.
+struct ConfigImportURLCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import-url", abstract: "Add an OAM provider from a mobile configuration URL.")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The configuration URL, quoted: 'wp://settings?AuthServerType::=OAMMSAuthentication&OAMMSURL::=…'") var url: String
+    @Option(name: .long, help: "The provider id (default: from ApplicationName).") var name: String?
+
+    func run() async throws {
+        let context = DeckContext(global)
+        let parsed: OAMConfigURL
+        do { parsed = try OAMConfigURL.parse(url) } catch let e as OAMConfigURL.ParseError {
+            throw CLIError.failure("configuration URL: \(e.description); nothing was written")
+        }
+        let id = name ?? parsed.suggestedID
+        try ConfigWriter.append(parsed.profile(id: id), to: context.configPath)
+        if !parsed.ignored.isEmpty { Output.note("Ignored (not on the allow-list): \(parsed.ignored.map(TerminalText.inert).joined(separator: ", "))") }
+        Output.raw("Added provider \"\(id)\" (kind oam) to \(context.configPath).\n")
+    }
+}
