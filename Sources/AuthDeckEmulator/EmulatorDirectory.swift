@@ -43,6 +43,8 @@ public struct EmulatorDirectory: Codable, Sendable {
     public var clients: [Client]
     /// Optional in a directory file; the built-in directory has one app.
     public var facebookApps: [FacebookApp]?
+    /// The OAM identity domain its token endpoints require (default `DefaultDomain`).
+    public var oamIdentityDomain: String?
 
     public static let contoso = "72f988bf-86f1-41af-91ab-2d7cd011db47"
     public static let fabrikam = "0d2b2a6e-3c1f-4a43-9b1e-5a6c7d8e9f00"
@@ -60,6 +62,7 @@ public struct EmulatorDirectory: Codable, Sendable {
         clients: [
             Client(id: "04b07795-8ddb-461a-bbee-02f9e1bf7b46", secret: nil, certificatePEM: nil, publicKeyPEM: nil, tenant: nil),
             Client(id: "11111111-2222-3333-4444-555555555555", secret: "daemon-secret", certificatePEM: nil, publicKeyPEM: nil, tenant: contoso),
+            Client(id: "oam-client", secret: "oam-secret", certificatePEM: nil, publicKeyPEM: nil, tenant: nil),
         ],
         facebookApps: [FacebookApp(id: "1234567890", clientToken: "fb-client-token", secret: "fb-app-secret")])
 

@@ -28,11 +28,13 @@ public final class EmulatorServer: Sendable {
         let admin = AdminRoutes(state: state)
         let deviceLogin = DeviceLoginPage(state: state)
         let facebook = FacebookRoutes(state: state, base: base)
+        let oam = OAMRoutes(state: state, base: base)
         server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: port), timeout: 30, logger: .disabled)
         let route: @Sendable (EmulatorRequest) async -> EmulatorResponse = { r in
             if let x = await admin.handle(r) { return x }
             if let x = await deviceLogin.handle(r) { return x }
             if let x = await sharePoint.handle(r) { return x }
+            if let x = await oam.handle(r) { return x }
             let parts = r.path.split(separator: "/", maxSplits: 1).map(String.init)
             if parts.count == 2, FacebookRoutes.isVersion(parts[0]) {
                 return await facebook.handle(r, version: parts[0], rest: parts[1]) ?? .notFound

@@ -44,6 +44,12 @@ actor EmulatorState {
         if let code { facebookCodeLifetime = code }
     }
 
+    /// Revokes one token (access or refresh), as RFC 7009 does; unknown tokens are fine.
+    func revokeToken(_ token: String) {
+        refreshTokens[token]?.revoked = true
+        accessTokens[token]?.revoked = true
+    }
+
     /// A grant whether or not it has expired (Facebook answers "expired", not "unknown").
     func accessGrantAnyExpiry(_ token: String) -> Grant? { accessTokens[token] }
 

@@ -16,8 +16,7 @@ public enum ProviderRegistry {
         case .facebook:
             return try FacebookAdapter(profile: profile, context: context)
         case .oam:
-            throw AuthFailure(.misconfigured, code: "not_supported",
-                              remedy: "signing in to \(profile.kind.label) providers is not built yet in this version of authdeck (provider \"\(profile.id)\")")
+            return try OAMAdapter(profile: profile, context: context)
         }
     }
 }

@@ -1,0 +1,58 @@
+import AuthDeckCore
+import AuthDeckHTTP
+import AuthDeckOAuth
+
+/// A `kind = "oam"` profile, read and checked once.
+///
+/// Endpoints: `endpoints.base` plus a preset (`options.preset`: `11g-ms` for Mobile & Social
+/// `/ms_oauth/…`, `12c` for `/oauth2/rest/…`; default from `options.server_type`), or explicit
+/// `endpoints.token` / `authorization` / `profile` / `revocation`. The identity domain
+/// (`options.identity_domain`) is sent in `options.identity_domain_header` (default
+/// `X-OAUTH-IDENTITY-DOMAIN-NAME`). `options.uppercase_grant_types = true` sends the 12c
+/// documentation's `PASSWORD`, `REFRESH_TOKEN`… instead of the standard names.
+struct OAMSettings: Sendable {
+    let token: String
+    let authorization: String?
+    let profileURL: String?
+    let revocation: String?
+    let identityHeader: HTTPHeader?
+    let client: OAuthClient
+    let uppercase: Bool
+    let assertionFile: String?
+    let redirect: AuthorizationCodeFlow.Redirect
+
+    init(_ profile: ProviderProfile, environment: [String: String]) throws {
+        func bad(_ p: String) -> AuthFailure { AuthFailure(.misconfigured, code: "config", remedy: "provider \"\(profile.id)\": \(p)") }
+        let o = profile.options, e = profile.endpoints
+        let preset = o["preset"] ?? (o["server_type"] == "mobile-social" ? "11g-ms" : "12c")
+        guard preset == "11g-ms" || preset == "12c" else { throw bad("options.preset must be 11g-ms or 12c (found \"\(preset)\")") }
+        let base = e["base"].map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+        func path(_ ms: String, _ rest: String) -> String? { base.map { $0 + (preset == "11g-ms" ? ms : rest) } }
+        guard let token = e["token"] ?? path("/ms_oauth/oauth2/endpoints/oauthservice/tokens", "/oauth2/rest/token") else {
+            throw bad("set endpoints.base (the OAM server) or endpoints.token")
+        }
+        self.token = token
+        authorization = e["authorization"] ?? path("/ms_oauth/oauth2/endpoints/oauthservice/authorize", "/oauth2/rest/authz")
+        profileURL = e["profile"] ?? path("/ms_oauth/resources/userprofile/me", "/oauth2/rest/userinfo")
+        // UNVERIFIED: no primary source names OAM's revocation path; RFC 7009 shape assumed.
+        revocation = e["revocation"] ?? path("/ms_oauth/oauth2/endpoints/oauthservice/revoke", "/oauth2/rest/token/revoke")
+        identityHeader = o["identity_domain"].map { HTTPHeader(o["identity_domain_header"] ?? "X-OAUTH-IDENTITY-DOMAIN-NAME", $0) }
+        guard let clientId = profile.clientId, !clientId.isEmpty else { throw bad("client_id is required") }
+        let secret = try SecretSource.clientSecret(profile, environment: environment)
+        client = OAuthClient(id: clientId, authentication: secret.map { .secretBasic($0) } ?? .none)
+        uppercase = o["uppercase_grant_types"] == "true"
+        assertionFile = o["assertion_file"]
+        var port: UInt16 = 0
+        if let p = o["redirect_port"] {
+            guard let v = UInt16(p) else { throw bad("options.redirect_port must be a port number") }
+            port = v
+        }
+        redirect = AuthorizationCodeFlow.Redirect(host: "127.0.0.1", port: port, path: o["redirect_path"] ?? "/callback")
+    }
+
+    /// A grant name as this server wants it.
+    func grant(_ standard: String) -> String {
+        guard uppercase else { return standard }
+        return standard == "urn:ietf:params:oauth:grant-type:jwt-bearer" ? "JWT_BEARER" : standard.uppercased()
+    }
+}
