@@ -40,8 +40,10 @@ let package = Package(
             "AuthDeckCore", "AuthDeckHTTP", .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "CryptoExtras", package: "swift-crypto"),
         ], swiftSettings: strict),
-        .target(name: "AuthDeckProviders", dependencies: ["AuthDeckCore", "AuthDeckOAuth", "AuthDeckHTTP"],
-                swiftSettings: strict),
+        .target(name: "AuthDeckProviders", dependencies: [
+            "AuthDeckCore", "AuthDeckOAuth", "AuthDeckHTTP",
+            .product(name: "Crypto", package: "swift-crypto"), .product(name: "CryptoExtras", package: "swift-crypto"),
+        ], swiftSettings: strict),
         .target(name: "AuthDeckUI", dependencies: ["AuthDeckCore"], swiftSettings: strict),
         .target(name: "AuthDeckTerminal", dependencies: ["AuthDeckUI", "CNcursesw"], swiftSettings: strict),
         .target(name: "AuthDeckEmulator", dependencies: [

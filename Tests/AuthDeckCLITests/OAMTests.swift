@@ -91,4 +91,96 @@ import AuthDeckTestSupport
         #expect(out.stdout.contains("\"revoked_at_server\" : true"))
         #expect(try idp.admin("issued").contains("\"refresh_tokens_revoked\":1"))
     }
+
+    // MARK: The SDK's credential rules
+
+    func extras(_ id: String? = nil) throws -> [String: Secret] {
+        let accounts = try store().accounts(includeQuarantined: true).filter { $0.account.providerId == (id ?? "sdk") }
+        return try #require(accounts.first).credentials.extras
+    }
+
+    func sdkProvider(_ options: String) throws {
+        try writeConfig(provider("sdk", preset: "11g-ms", options: ", " + options))
+    }
+
+    @Test func offlineSignInSucceedsFailsAndLocksOutAfterMaxLoginAttempts() throws {
+        try sdkProvider(#"offline_auth_allowed = true, max_login_attempts = 2, remember_username_allowed = true, remember_username_default = true"#)
+        #expect(try run("login", "sdk", "--password", "--username", "taro@contoso.com", password: "taro-pass-123").status == 0)
+        let stored = try extras()
+        #expect(stored["oam.verifier"]?.exposedValue.hasPrefix("scrypt$32768$8$1$") == true)
+        #expect(stored["oam.password"] == nil, "remember-username keeps no password")
+        // Offline with the right password: verified without the server (the request count stays).
+        let before = try idp.admin("issued")
+        let ok = try run("login", "sdk", "--offline", password: "taro-pass-123")
+        #expect(ok.status == 0 && ok.stdout.contains("Verified offline as taro@contoso.com"), "\(ok.stderr)")
+        #expect(try idp.admin("issued").components(separatedBy: "oauthservice/tokens\":").last == before.components(separatedBy: "oauthservice/tokens\":").last)
+        // Wrong twice (MaxLoginAttempts 2): the stored credentials are wiped.
+        let wrong = try run("login", "sdk", "--offline", password: "nope")
+        #expect(wrong.status == 3 && wrong.stderr.contains("the password is wrong (1 offline attempt(s) left)"), "\(wrong.stderr)")
+        let locked = try run("login", "sdk", "--offline", password: "nope")
+        #expect(locked.status == 3 && locked.stderr.contains("stored credentials were wiped — sign in online"), "\(locked.stderr)")
+        #expect(try extras()["oam.verifier"] == nil)
+        let after = try run("login", "sdk", "--offline", password: "taro-pass-123")
+        #expect(after.status == 3 && after.stderr.contains("sign in online first"))
+    }
+
+    @Test func offlineNeedsOfflineAuthAllowedAndAutoFallsBackWhenTheServerIsDown() throws {
+        try sdkProvider(#"remember_username_allowed = true"#)
+        #expect(try run("login", "sdk", "--password", "--username", "taro@contoso.com", password: "taro-pass-123").status == 0)
+        let refused = try run("login", "sdk", "--offline", "--username", "taro@contoso.com", password: "taro-pass-123")
+        #expect(refused.status == 1 && refused.stderr.contains("does not allow offline sign-in"))
+        try sdkProvider(#"offline_auth_allowed = true"#)
+        #expect(try run("login", "sdk", "--password", "--username", "taro@contoso.com", password: "taro-pass-123").status == 0)
+        try idp.admin("fail", #"{"count":1,"status":503,"path":"/oauthservice/tokens"}"#)
+        let auto = try run("login", "sdk", "--auto", "--username", "taro@contoso.com", password: "taro-pass-123")
+        #expect(auto.status == 0, "\(auto.stderr)")
+        #expect(auto.stderr.contains("cannot be reached") && auto.stdout.contains("Verified offline"))
+    }
+
+    @Test func autoLoginWinsOverRememberedCredentialsAndUsername() throws {
+        try sdkProvider(#"auto_login_allowed = true, remember_credentials_allowed = true, remember_username_allowed = true, auto_login_default = true, remember_credentials_default = true, remember_username_default = true"#)
+        #expect(try run("login", "sdk", "--password", "--username", "taro@contoso.com", password: "taro-pass-123").status == 0)
+        #expect(try extras()["oam.remember"]?.exposedValue == "auto")
+        #expect(try extras()["oam.password"] != nil)
+        // No username, no password: the remembered ones are used.
+        let again = try run("login", "sdk", "--password")
+        #expect(again.status == 0 && again.stderr.contains("Using the stored credentials of taro@contoso.com"), "\(again.stderr)")
+        // Auto-login also renews when the refresh token is refused.
+        try idp.admin("revoke", #"{"username":"taro@contoso.com"}"#)
+        #expect(try run("refresh", "sdk").status == 0)
+        // An explicit choice must be allowed.
+        try sdkProvider(#"remember_username_allowed = true"#)
+        let notAllowed = try run("login", "sdk", "--password", "--username", "taro@contoso.com", "--remember", "credentials", password: "taro-pass-123")
+        #expect(notAllowed.status == 1 && notAllowed.stderr.contains("does not allow remembering credentials"))
+    }
+
+    @Test func aFailedSignInWithTheStoredPasswordDeletesIt() throws {
+        try sdkProvider(#"remember_credentials_allowed = true, remember_credentials_default = true"#)
+        #expect(try run("login", "sdk", "--password", "--username", "taro@contoso.com", password: "taro-pass-123").status == 0)
+        // The stored password no longer works (changed at the server): stage it by editing it.
+        let s = try store()
+        var account = try #require(try s.accounts(includeQuarantined: false).first { $0.account.providerId == "sdk" })
+        account.credentials.extras["oam.password"] = Secret("stale-password")
+        try s.replaceCredentials(account.credentials, accountId: account.account.id)
+        let r = try run("login", "sdk", "--password")
+        #expect(r.status == 3 && r.stderr.contains("the stored password was deleted"), "\(r.stderr)")
+        #expect(try extras()["oam.password"] == nil)
+        #expect(try extras()["oam.remember"]?.exposedValue == "credentials")
+    }
+
+    @Test func logoutKeepsTheRegistrationUnlessAskedToClearIt() throws {
+        try sdkProvider(#"offline_auth_allowed = true, remember_credentials_allowed = true, remember_credentials_default = true"#)
+        #expect(try run("login", "sdk", "--password", "--username", "taro@contoso.com", password: "taro-pass-123").status == 0)
+        let out = try run("logout", "taro@contoso.com")
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(out.stdout.contains("revoked at the server; the username and preferences are kept"))
+        let kept = try #require(try store().accounts(includeQuarantined: true).first { $0.account.providerId == "sdk" })
+        #expect(kept.account.username == "taro@contoso.com")
+        #expect(kept.credentials.accessTokens.isEmpty && kept.credentials.refreshToken == nil)
+        #expect(Set(kept.credentials.extras.keys) == ["oam.remember"], "no password, no verifier: only the preference")
+        let cleared = try run("logout", "taro@contoso.com", "--clear-registration")
+        #expect(cleared.status == 0 && cleared.stdout.contains("nothing of it is kept"))
+        #expect(try store().accounts(includeQuarantined: true).filter { $0.account.providerId == "sdk" }.isEmpty)
+        #expect(try run("logout", "oam-client", "--clear-registration").status == 2)
+    }
 }

@@ -54,3 +54,27 @@ import AuthDeckCore
         }
     }
 }
+
+/// The SDK's remember options: what is allowed, and the priority of the defaults.
+@Suite struct OAMCredentialOptionsTests {
+    @Test func defaultsFollowThePriorityAutoLoginThenCredentialsThenUsername() {
+        var o: [String: String] = ["auto_login_allowed": "true", "remember_credentials_allowed": "true", "remember_username_allowed": "true",
+                                   "auto_login_default": "true", "remember_credentials_default": "true", "remember_username_default": "true"]
+        #expect(OAMCredentialOptions(o).remembrance(requested: nil) == .autoLogin)
+        o["auto_login_default"] = "false"
+        #expect(OAMCredentialOptions(o).remembrance(requested: nil) == .credentials)
+        o["remember_credentials_allowed"] = "false"
+        #expect(OAMCredentialOptions(o).remembrance(requested: nil) == .username)
+        o["remember_username_default"] = "false"
+        #expect(OAMCredentialOptions(o).remembrance(requested: nil) == OAMCredentialOptions.Remembrance.none)
+    }
+
+    @Test func anExplicitChoiceMustBeAllowed() {
+        let o = OAMCredentialOptions(["remember_username_allowed": "true", "max_login_attempts": "3"])
+        #expect(o.remembrance(requested: .username) == .username)
+        #expect(o.remembrance(requested: .credentials) == nil)
+        #expect(o.remembrance(requested: OAMCredentialOptions.Remembrance.none) == OAMCredentialOptions.Remembrance.none)
+        #expect(o.maxLoginAttempts == 3 && !o.offlineAuthAllowed)
+        #expect(OAMCredentialOptions([:]).maxLoginAttempts == 1)
+    }
+}

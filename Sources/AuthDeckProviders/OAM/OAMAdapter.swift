@@ -94,12 +94,23 @@ public struct OAMAdapter: ProviderAdapter {
                                                     secrets: [], now: now)
             return t.credentials(now: now, requestedScopes: requested, idTokenClaims: [:])
         }
-        guard let refresh = stored.credentials.refreshToken else {
-            throw AuthFailure(.needsInteraction, code: "no_refresh_token", remedy: "\(stored.account.id) holds no refresh token; sign in again")
+        do {
+            guard let refresh = stored.credentials.refreshToken else {
+                throw AuthFailure(.needsInteraction, code: "no_refresh_token", remedy: "\(stored.account.id) holds no refresh token; sign in again")
+            }
+            let t = try await tokenEndpoint.request([("grant_type", settings.grant("refresh_token")), ("refresh_token", refresh.value.exposedValue)] + scope,
+                                                    grant: .refresh, secrets: [refresh.value.exposedValue], now: now)
+            return t.credentials(now: now, requestedScopes: requested, idTokenClaims: [:])
+        } catch let f as AuthFailure where f.errorClass == .needsInteraction {
+            // Auto-login (the SDK's AutoLoginAllowed, chosen by the user): sign in again with
+            // the stored password instead of asking.
+            guard stored.credentials.extras["oam.remember"]?.exposedValue == OAMCredentialOptions.Remembrance.autoLogin.rawValue,
+                  let password = stored.credentials.extras["oam.password"] else { throw f }
+            let t = try await tokenEndpoint.request([("grant_type", settings.grant("password")), ("username", stored.account.username),
+                                                     ("password", password.exposedValue)] + scope,
+                                                    grant: .password, secrets: [password.exposedValue], now: now)
+            return t.credentials(now: now, requestedScopes: requested, idTokenClaims: [:])
         }
-        let t = try await tokenEndpoint.request([("grant_type", settings.grant("refresh_token")), ("refresh_token", refresh.value.exposedValue)] + scope,
-                                                grant: .refresh, secrets: [refresh.value.exposedValue], now: now)
-        return t.credentials(now: now, requestedScopes: requested, idTokenClaims: [:])
     }
 
     /// Logout invalidates the server-side grant first (RFC 7009 shape), then local tokens.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import AuthDeckCore
 import AuthDeckProviders
+import AuthDeckStore
 
 /// `authdeck login PROVIDER`: signs a new account in (or an existing one again).
 struct LoginCommand: AsyncParsableCommand {
@@ -17,6 +18,10 @@ struct LoginCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Do not start a browser; print the URL only.") var noBrowser = false
     @Option(name: .long, help: ArgumentHelp("Give up waiting for the person after this long.", valueName: "span")) var timeout = "10m"
     @Flag(name: .long, help: "Print the account as JSON.") var json = false
+    @Flag(name: .long, help: "OAM: verify the password against the stored verifier, without the server.") var offline = false
+    @Flag(name: .long, help: "OAM: use the server, or verify offline when it cannot be reached.") var auto = false
+    @Option(name: .long, help: ArgumentHelp("OAM: what to keep: auto, credentials, username or none (default: the provider's defaults).", valueName: "what"))
+    var remember: String?
 
     enum FlowChoice: String, EnumerableFlag {
         case device, browser, password, client, assertion
@@ -25,6 +30,10 @@ struct LoginCommand: AsyncParsableCommand {
 
     func validate() throws {
         if TimeSpan(parsing: timeout) == nil { throw ValidationError("--timeout \"\(timeout)\" is not a duration such as 5m") }
+        if offline && auto { throw ValidationError("--offline and --auto exclude each other") }
+        if let remember, OAMCredentialOptions.Remembrance(rawValue: remember) == nil {
+            throw ValidationError("--remember must be auto, credentials, username or none")
+        }
     }
 
     func run() async throws {
@@ -38,6 +47,10 @@ struct LoginCommand: AsyncParsableCommand {
         guard offered.contains(chosen) || chosen == .assertion else {
             throw CLIError.usage("provider \"\(provider)\" does not offer --\(chosen.rawValue) (it offers: \(offered.map { "--\($0.rawValue)" }.joined(separator: ", ")))")
         }
+        if adapter.profile.kind == .oam, chosen == .password || offline || auto {
+            return try await oamLogin(adapter, context: context, store: store)
+        }
+        if offline || auto || remember != nil { throw CLIError.usage("--offline, --auto and --remember are for OAM providers") }
         var options = SignInOptions(username: username, openBrowser: !noBrowser, timeout: TimeSpan(parsing: timeout)!)
         if chosen == .password {
             guard username != nil else { throw CLIError.usage("--password needs --username") }
@@ -60,5 +73,35 @@ struct LoginCommand: AsyncParsableCommand {
         let until = stored.credentials.usableUntil(at: context.clock.now(), skew: config.statePolicy.clockSkew)
         let what = stored.credentials.accessTokens.isEmpty && !stored.credentials.cookies.isEmpty ? "the cookies expire" : "the token expires"
         Output.raw("Signed in as \(TerminalText.inert(stored.account.username)) (\(stored.account.id)); \(what) \(ExpiryText.describe(until, now: context.clock.now(), neverExpires: true)).\n")
+    }
+
+    /// OAM's password sign-in with the SDK's rules: remembered username and password,
+    /// offline verification, auto connectivity, lockout (OAMLoginService).
+    func oamLogin(_ adapter: any ProviderAdapter, context: DeckContext, store: DeckStore) async throws {
+        let service = OAMLoginService(adapter: adapter, store: store, clock: context.clock)
+        let existing = try service.existing(username: username)
+        guard let user = username ?? existing?.account.username else {
+            throw CLIError.usage("--username is needed (no remembered username for \(adapter.profile.id))")
+        }
+        let mode: OAMLoginService.Mode = offline ? .offline : (auto ? .auto : .online)
+        var password = mode == .offline ? nil : service.storedPassword(existing)
+        let usedStored = password != nil
+        if usedStored { Output.note("Using the stored credentials of \(TerminalText.inert(user)).") }
+        if password == nil {
+            password = try PasswordReader.read(file: passwordFile, environment: context.environment, prompt: "Password for \(user) at \(provider): ")
+        }
+        do {
+            switch try await service.signIn(mode: mode, username: user, password: password!, usedStoredPassword: usedStored,
+                                            remember: remember.flatMap(OAMCredentialOptions.Remembrance.init(rawValue:)),
+                                            presenter: CLIPresenter(clock: context.clock)) {
+            case .online(let stored):
+                Output.raw("Signed in as \(TerminalText.inert(stored.account.username)) (\(stored.account.id)).\n")
+            case .offline(let stored):
+                let until = stored.credentials.usableUntil(at: context.clock.now(), skew: .seconds(0))
+                Output.raw("Verified offline as \(TerminalText.inert(stored.account.username)) (\(stored.account.id)); cached tokens \(until.map { ExpiryText.describe($0, now: context.clock.now()) } ?? "have expired").\n")
+            }
+        } catch let f as AuthFailure {
+            throw CLIError.from(f)
+        }
     }
 }

@@ -12,6 +12,7 @@ struct LogoutCommand: AsyncParsableCommand {
     @Argument(help: "Account id, username, provider/username or a unique prefix.") var account: String
     @Flag(name: .long, help: "Print JSON.") var json = false
     @Flag(name: .long, help: "Delete the local credentials without asking the server to revoke them.") var local = false
+    @Flag(name: .long, help: "OAM: also delete the remembered username and preferences.") var clearRegistration = false
 
     struct LogoutJSON: Encodable {
         var id: String
@@ -25,7 +26,17 @@ struct LogoutCommand: AsyncParsableCommand {
         let store = try context.openStore()
         let stored = try context.resolveAccount(account, in: store)
         let a = stored.account
+        let config = try? context.loadConfig()
+        let oamAdapter = config?.provider(a.providerId)?.kind == .oam ? try? context.adapter(for: a.providerId, config: config!, store: store) : nil
+        if clearRegistration && oamAdapter == nil { throw CLIError.usage("--clear-registration is for OAM accounts") }
         let revoked = local ? false : try await revoke(stored, context: context, store: store)
+        if let adapter = oamAdapter {
+            let kept = try OAMLoginService(adapter: adapter, store: store, clock: context.clock).logout(stored, clearRegistration: clearRegistration)
+            if json { return try Output.json(LogoutJSON(id: a.id, provider: a.providerId, username: a.username, revoked_at_server: revoked)) }
+            Output.raw("Signed out \(TerminalText.inert(a.username)) (\(a.id))\(revoked ? "; revoked at the server" : "")"
+                       + (kept == nil ? "; nothing of it is kept.\n" : "; the username and preferences are kept (--clear-registration deletes them).\n"))
+            return
+        }
         try store.delete(accountId: a.id)
         try store.append(DeckEvent(at: context.clock.now(), kind: .logout, accountId: a.id, providerId: a.providerId,
                                    detail: revoked ? "signed out; revoked at the server; credentials deleted"
