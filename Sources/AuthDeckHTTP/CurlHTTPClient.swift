@@ -58,6 +58,19 @@ public struct CurlHTTPClient: HTTPClient {
         if let ca = request.tls.caFile { set(CURLOPT_CAINFO, ca) }
         if let cert = request.tls.clientCertificateFile { set(CURLOPT_SSLCERT, cert) }
         if let key = request.tls.clientKeyFile { set(CURLOPT_SSLKEY, key) }
+        switch request.tls.clientIdentity {
+        case .pem(let certificate, let key):
+            set(CURLOPT_SSLCERTTYPE, "PEM")
+            certificate.withUnsafeBytes { _ = ad_curl_setopt_blob(handle, Int32(CURLOPT_SSLCERT_BLOB.rawValue), $0.baseAddress, $0.count) }
+            Array(key.exposedValue.utf8).withUnsafeBytes { _ = ad_curl_setopt_blob(handle, Int32(CURLOPT_SSLKEY_BLOB.rawValue), $0.baseAddress, $0.count) }
+        case .pkcs12(let bundle, let password):
+            set(CURLOPT_SSLCERTTYPE, "P12")
+            let raw = Array(Data(base64Encoded: bundle.exposedValue) ?? Data())
+            raw.withUnsafeBytes { _ = ad_curl_setopt_blob(handle, Int32(CURLOPT_SSLCERT_BLOB.rawValue), $0.baseAddress, $0.count) }
+            if let password { set(CURLOPT_KEYPASSWD, password.exposedValue) }
+        case nil:
+            break
+        }
         applyProxy(scheme: scheme, set: { set($0, $1) })
         if let jar = request.cookieJar {
             set(CURLOPT_COOKIEFILE, "")  // turns the engine on without reading a file
@@ -94,13 +107,18 @@ public struct CurlHTTPClient: HTTPClient {
             if sink.overflowed || code == Int32(CURLE_FILESIZE_EXCEEDED.rawValue) {
                 throw HTTPError.responseTooLarge(host: host, limit: request.maxResponseBytes)
             }
-            let message = String(cString: ad_curl_easy_strerror(code))
+            var message = String(cString: ad_curl_easy_strerror(code))
+            var detail: UnsafePointer<CChar>?
+            if ad_curl_errorbuffer(handle, &detail) == 0, let detail, detail.pointee != 0 { message = String(cString: detail) }
             switch UInt32(code) {
             case CURLE_OPERATION_TIMEDOUT.rawValue:
                 throw HTTPError.timedOut(host: host, seconds: request.timeout)
-            case CURLE_PEER_FAILED_VERIFICATION.rawValue, CURLE_SSL_CACERT_BADFILE.rawValue,
-                 CURLE_SSL_CERTPROBLEM.rawValue, CURLE_SSL_CONNECT_ERROR.rawValue:
+            case CURLE_PEER_FAILED_VERIFICATION.rawValue, CURLE_SSL_CACERT_BADFILE.rawValue:
                 throw HTTPError.tlsVerification(message: message, host: host)
+            case CURLE_SSL_CERTPROBLEM.rawValue, CURLE_SSL_CONNECT_ERROR.rawValue:
+                throw HTTPError.tlsRefused(message: message, host: host)
+            case CURLE_RECV_ERROR.rawValue where scheme == "https" && message.contains("SSL"):
+                throw HTTPError.tlsRefused(message: message, host: host)
             default:
                 throw HTTPError.transport(code: Int(code), message: message, host: host)
             }

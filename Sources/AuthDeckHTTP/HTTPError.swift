@@ -6,6 +6,9 @@ public enum HTTPError: Error, Equatable, CustomStringConvertible {
     case transport(code: Int, message: String, host: String)
     /// The server's certificate did not verify; verification cannot be turned off.
     case tlsVerification(message: String, host: String)
+    /// The TLS handshake failed for another reason: most often the server wants a client
+    /// certificate that was not presented, or refused the one that was.
+    case tlsRefused(message: String, host: String)
     case timedOut(host: String, seconds: Double)
     case responseTooLarge(host: String, limit: Int)
     case invalidURL(String)
@@ -15,6 +18,7 @@ public enum HTTPError: Error, Equatable, CustomStringConvertible {
         case .unavailable(let m): return m
         case .transport(_, let m, let host): return "\(host): \(m)"
         case .tlsVerification(let m, let host): return "\(host): TLS certificate not trusted (\(m))"
+        case .tlsRefused(let m, let host): return "\(host): the TLS handshake failed (\(m)); does the server require a client certificate?"
         case .timedOut(let host, let s): return "\(host): no complete answer within \(Int(s)) s"
         case .responseTooLarge(let host, let limit): return "\(host): the response is larger than \(limit / 1024) KiB; refused"
         case .invalidURL(let u): return "not a valid http(s) URL: \(u)"
@@ -25,7 +29,7 @@ public enum HTTPError: Error, Equatable, CustomStringConvertible {
     public var isTransient: Bool {
         switch self {
         case .transport, .timedOut: return true
-        case .unavailable, .tlsVerification, .responseTooLarge, .invalidURL: return false
+        case .unavailable, .tlsVerification, .tlsRefused, .responseTooLarge, .invalidURL: return false
         }
     }
 }

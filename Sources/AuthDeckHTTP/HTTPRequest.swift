@@ -1,3 +1,5 @@
+import AuthDeckCore
+
 /// One HTTP request as authdeck sends it: explicit timeouts and a response-size cap, never
 /// an option to skip TLS verification.
 public struct HTTPRequest: Sendable {
@@ -67,10 +69,21 @@ public struct TLSOptions: Sendable, Equatable {
     /// A client certificate and key (PEM) for mutual TLS.
     public var clientCertificateFile: String?
     public var clientKeyFile: String?
+    /// A client certificate held in memory (from the store): PEM certificate + key, or a
+    /// PKCS#12 bundle with its password. Passed to libcurl as blobs, never as files.
+    public var clientIdentity: ClientIdentity?
 
-    public init(caFile: String? = nil, clientCertificateFile: String? = nil, clientKeyFile: String? = nil) {
+    public init(caFile: String? = nil, clientCertificateFile: String? = nil, clientKeyFile: String? = nil,
+                clientIdentity: ClientIdentity? = nil) {
         self.caFile = caFile
         self.clientCertificateFile = clientCertificateFile
         self.clientKeyFile = clientKeyFile
+        self.clientIdentity = clientIdentity
     }
+}
+
+/// A client certificate for mutual TLS, in memory.
+public enum ClientIdentity: Sendable, Equatable {
+    case pem(certificate: [UInt8], key: Secret)
+    case pkcs12(bundle: Secret, password: Secret?)
 }

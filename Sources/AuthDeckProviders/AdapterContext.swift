@@ -16,10 +16,12 @@ public struct AdapterContext: Sendable {
     public var accounts: (any AccountStore)?
     /// This process's renewal-lease holder name, for adapters that renew another account.
     public var leaseHolder: String
+    /// Provider-level secrets (imported client certificates).
+    public var providerSecrets: (any ProviderSecretStore)?
 
     public init(http: any HTTPClient, clock: any WallClock, documents: any DocumentCache, sleeper: any Sleeper = TaskSleeper(),
                 browser: BrowserOpener?, environment: [String: String], accounts: (any AccountStore)? = nil,
-                leaseHolder: String = "") {
+                leaseHolder: String = "", providerSecrets: (any ProviderSecretStore)? = nil) {
         self.http = http
         self.clock = clock
         self.documents = documents
@@ -28,5 +30,6 @@ public struct AdapterContext: Sendable {
         self.environment = environment
         self.accounts = accounts
         self.leaseHolder = leaseHolder
+        self.providerSecrets = providerSecrets
     }
 }

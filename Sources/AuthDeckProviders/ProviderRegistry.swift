@@ -1,11 +1,14 @@
+import Foundation
 import AuthDeckCore
+import AuthDeckHTTP
 
 /// Maps a config `kind` to its adapter: the one line a new provider adds.
 public enum ProviderRegistry {
     /// - Parameter config: every configured provider, for kinds that build on another
     ///   provider (SharePoint on Azure AD).
-    public static func adapter(for profile: ProviderProfile, context: AdapterContext,
+    public static func adapter(for profile: ProviderProfile, context base: AdapterContext,
                                config: [ProviderProfile] = []) throws -> any ProviderAdapter {
+        let context = try withTLS(profile, base)
         switch profile.kind {
         case .oidc:
             return try OIDCAdapter(profile: profile, context: context)
@@ -18,5 +21,35 @@ public enum ProviderRegistry {
         case .oam:
             return try OAMAdapter(profile: profile, context: context)
         }
+    }
+
+    /// Adds the provider's TLS settings to its HTTP client: `options.ca_file` (a private CA to
+    /// trust), `options.client_certificate_file` + `client_key_file` (PEM on disk), or a
+    /// certificate imported with `authdeck import cert` (sealed in the store, given to libcurl
+    /// from memory). Verification itself can never be turned off.
+    static func withTLS(_ profile: ProviderProfile, _ context: AdapterContext) throws -> AdapterContext {
+        var tls = TLSOptions()
+        let o = profile.options
+        if let ca = o["ca_file"] {
+            let path = SecretSource.expandHome(ca, environment: context.environment)
+            guard FileManager.default.isReadableFile(atPath: path) else {
+                throw AuthFailure(.misconfigured, code: "config", remedy: "provider \"\(profile.id)\": options.ca_file \(path) cannot be read")
+            }
+            tls.caFile = path
+        }
+        tls.clientCertificateFile = o["client_certificate_file"].map { SecretSource.expandHome($0, environment: context.environment) }
+        tls.clientKeyFile = o["client_key_file"].map { SecretSource.expandHome($0, environment: context.environment) }
+        if let secrets = context.providerSecrets {
+            if let cert = try secrets.providerSecret("client.certificate", provider: profile.id),
+               let key = try secrets.providerSecret("client.key", provider: profile.id) {
+                tls.clientIdentity = .pem(certificate: Array(cert.exposedValue.utf8), key: key)
+            } else if let bundle = try secrets.providerSecret("client.pkcs12", provider: profile.id) {
+                tls.clientIdentity = .pkcs12(bundle: bundle, password: try secrets.providerSecret("client.pkcs12.password", provider: profile.id))
+            }
+        }
+        guard tls != TLSOptions() else { return context }
+        var out = context
+        out.http = TLSHTTPClient(base: context.http, tls: tls)
+        return out
     }
 }

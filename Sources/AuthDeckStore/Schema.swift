@@ -96,6 +96,16 @@ enum Schema {
                 );
                 """)
         }
+        m.registerMigration("002-provider-secrets") { db in
+            try db.execute(sql: """
+                CREATE TABLE provider_secrets (
+                    provider_id TEXT NOT NULL,
+                    name TEXT NOT NULL,
+                    sealed_value BLOB NOT NULL,
+                    PRIMARY KEY (provider_id, name)
+                );
+                """)
+        }
         return m
     }
 }

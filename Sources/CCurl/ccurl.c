@@ -64,8 +64,32 @@ int ad_curl_load(char *err, size_t errlen) {
     return -1;
 }
 
-void *ad_curl_easy_init(void) { return loaded ? fn.easy_init() : NULL; }
-void ad_curl_easy_cleanup(void *h) { if (loaded && h) fn.easy_cleanup(h); }
+/* The error buffer of the thread's current handle: authdeck performs one transfer per
+   handle on one worker thread at a time, so a thread-local buffer is enough. */
+struct handle_buffer { void *handle; char text[CURL_ERROR_SIZE]; };
+static __thread struct handle_buffer errbuf;
+
+void *ad_curl_easy_init(void) {
+    if (!loaded) return NULL;
+    CURL *h = fn.easy_init();
+    if (h) {
+        errbuf.handle = h;
+        errbuf.text[0] = 0;
+        fn.easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf.text);
+    }
+    return h;
+}
+
+int ad_curl_errorbuffer(void *h, const char **out) {
+    if (errbuf.handle != h) return -1;
+    *out = errbuf.text;
+    return 0;
+}
+
+void ad_curl_easy_cleanup(void *h) {
+    if (loaded && h) fn.easy_cleanup(h);
+    if (errbuf.handle == h) errbuf.handle = NULL;
+}
 int ad_curl_easy_perform(void *h) { return (int)fn.easy_perform(h); }
 const char *ad_curl_easy_strerror(int code) {
     return loaded ? fn.easy_strerror((CURLcode)code) : "libcurl not loaded";
@@ -78,6 +102,11 @@ int ad_curl_setopt_pointer(void *h, int o, void *v) { return (int)fn.easy_setopt
 int ad_curl_setopt_data_fn(void *h, int o, ad_curl_data_fn f) { return (int)fn.easy_setopt(h, (CURLoption)o, f); }
 int ad_curl_setopt_xferinfo_fn(void *h, ad_curl_xferinfo_fn f) {
     return (int)fn.easy_setopt(h, CURLOPT_XFERINFOFUNCTION, f);
+}
+
+int ad_curl_setopt_blob(void *h, int o, const void *data, size_t len) {
+    struct curl_blob blob = {(void *)data, len, CURL_BLOB_COPY};
+    return (int)fn.easy_setopt(h, (CURLoption)o, &blob);
 }
 
 int ad_curl_getinfo_long(void *h, int i, long *out) { return (int)fn.easy_getinfo(h, (CURLINFO)i, out); }

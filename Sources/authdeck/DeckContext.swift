@@ -54,7 +54,8 @@ struct DeckContext {
         }
         let context = AdapterContext(http: CurlHTTPClient(userAgent: "authdeck/\(AuthDeckCore.version)", environment: environment),
                                      clock: clock, documents: store, browser: BrowserOpener(environment: environment),
-                                     environment: environment, accounts: store, leaseHolder: DeckStore.leaseHolder)
+                                     environment: environment, accounts: store, leaseHolder: DeckStore.leaseHolder,
+                                     providerSecrets: store)
         return try ProviderRegistry.adapter(for: profile, context: context, config: config.providers)
     }
 

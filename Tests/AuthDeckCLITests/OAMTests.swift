@@ -183,4 +183,74 @@ import AuthDeckTestSupport
         #expect(try store().accounts(includeQuarantined: true).filter { $0.account.providerId == "sdk" }.isEmpty)
         #expect(try run("logout", "oam-client", "--clear-registration").status == 2)
     }
+
+    // MARK: Mutual TLS
+
+    /// Makes a test CA, a server certificate for 127.0.0.1 and a client certificate, with openssl.
+    func makePKI() throws {
+        let d = home.path
+        let steps: [[String]] = [
+            ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "\(d)/ca.key", "-out", "\(d)/ca.pem", "-days", "1", "-subj", "/CN=authdeck test CA"],
+            ["req", "-newkey", "rsa:2048", "-nodes", "-keyout", "\(d)/server.key", "-out", "\(d)/server.csr", "-subj", "/CN=127.0.0.1"],
+            ["x509", "-req", "-in", "\(d)/server.csr", "-CA", "\(d)/ca.pem", "-CAkey", "\(d)/ca.key", "-CAcreateserial", "-out", "\(d)/server.pem",
+             "-days", "1", "-extfile", "\(d)/san.cnf"],
+            ["req", "-newkey", "rsa:2048", "-nodes", "-keyout", "\(d)/client.key", "-out", "\(d)/client.csr", "-subj", "/CN=authdeck client"],
+            ["x509", "-req", "-in", "\(d)/client.csr", "-CA", "\(d)/ca.pem", "-CAkey", "\(d)/ca.key", "-CAcreateserial", "-out", "\(d)/client.pem", "-days", "1"],
+            ["pkcs12", "-export", "-in", "\(d)/client.pem", "-inkey", "\(d)/client.key", "-out", "\(d)/client.p12", "-passout", "pass:p12-pass"],
+        ]
+        try "subjectAltName=IP:127.0.0.1\n".write(toFile: "\(d)/san.cnf", atomically: true, encoding: .utf8)
+        for args in steps {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+            p.arguments = args
+            p.standardError = FileHandle.nullDevice
+            p.standardOutput = FileHandle.nullDevice
+            try p.run()
+            p.waitUntilExit()
+            #expect(p.terminationStatus == 0, "openssl \(args[0])")
+        }
+    }
+
+    @Test func aClientCertificateOpensAServerThatRequiresOne() throws {
+        try makePKI()
+        let port = FreePort.pick()
+        let harness = URL(fileURLWithPath: GlewlwydServer.harness).deletingLastPathComponent().appendingPathComponent("tls-proxy").path
+        let front = try LiveProcess(harness, [String(port), idp.url, home.file("server.pem"), home.file("server.key"), home.file("ca.pem")],
+                                    environment: ["PATH": "/usr/bin:/bin"])
+        _ = try front.waitFor("the TLS front") { $0.contains("ready") ? true : nil }
+        func configure(caFile: Bool) throws {
+            try FileManager.default.removeItem(atPath: home.file("config/authdeck/config.toml"))
+            try provider("mtls", preset: "12c", options: caFile ? ", ca_file = \"\(home.file("ca.pem"))\"" : "")
+                .replacingOccurrences(of: idp.url, with: "https://127.0.0.1:\(port)")
+                .write(toFile: home.file("config/authdeck/config.toml"), atomically: true, encoding: .utf8)
+        }
+        func login() throws -> BinaryRunner.Result {
+            try run("login", "mtls", "--password", "--username", "taro@contoso.com", password: "taro-pass-123")
+        }
+        try configure(caFile: true)
+        // No client certificate yet: the handshake is refused, and the message says why.
+        let without = try login()
+        #expect(without.status == 1)
+        #expect(without.stderr.contains("the TLS handshake failed") && without.stderr.contains("client certificate"), "\(without.stderr)")
+        // Imported (PEM certificate and key): the sign-in goes through.
+        let imported = try run("import", "cert", home.file("client.pem"), "--key", home.file("client.key"), "--provider", "mtls")
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let with = try login()
+        #expect(with.status == 0, "\(with.stderr)")
+        // The same from a PKCS#12 bundle with its password.
+        var r = runner
+        r.environment["AUTHDECK_PASSWORD"] = "p12-pass"
+        #expect(try r.run(["import", "cert", home.file("client.p12"), "--provider", "mtls"]).status == 0)
+        #expect(try login().status == 0)
+        // Without the test CA the server's certificate is not trusted: verification fails.
+        try configure(caFile: false)
+        let untrusted = try login()
+        #expect(untrusted.status == 1)
+        #expect(untrusted.stderr.contains("TLS certificate not trusted"), "\(untrusted.stderr)")
+        // The key never lands in the store in clear.
+        let db = FileManager.default.contents(atPath: home.file("data/authdeck/authdeck.db")) ?? Data()
+        let wal = FileManager.default.contents(atPath: home.file("data/authdeck/authdeck.db-wal")) ?? Data()
+        let keyBody = try String(contentsOfFile: home.file("client.key"), encoding: .utf8).split(separator: "\n")[1]
+        #expect(db.range(of: Data(keyBody.utf8)) == nil && wal.range(of: Data(keyBody.utf8)) == nil)
+    }
 }

@@ -260,6 +260,27 @@ import AuthDeckTestSupport
         #expect(try store.events(since: nil, accountId: nil, limit: 1).map(\.kind) == [.logout])
     }
 
+    @Test func aStoreFromTheFirstSchemaIsMigratedKeepingItsAccounts() throws {
+        // Build a store as the first version left it: only migration 001 applied.
+        let dir = TempDirectory()
+        let loc = location(dir)
+        do {
+            let store = try DeckStore.open(loc, clock: clock)
+            for stored in DeckFixture(now: clock.now()).accounts { try store.insert(stored) }
+        }
+        let queue = try DatabaseQueue(path: loc.databasePath)
+        try queue.write { db in
+            try db.execute(sql: "DROP TABLE provider_secrets; DELETE FROM grdb_migrations WHERE identifier = '002-provider-secrets'")
+        }
+        try queue.close()
+        let reopened = try DeckStore.open(loc, clock: clock)
+        #expect(try reopened.accounts(includeQuarantined: false).count == DeckFixture(now: clock.now()).accounts.count)
+        try reopened.setProviderSecret(Secret("-----BEGIN CERTIFICATE-----x"), name: "client.certificate", provider: "oam")
+        #expect(try reopened.providerSecret("client.certificate", provider: "oam") == Secret("-----BEGIN CERTIFICATE-----x"))
+        let blob = FileManager.default.contents(atPath: loc.databasePath + "-wal") ?? Data()
+        #expect(blob.range(of: Data("BEGIN CERTIFICATE-----x".utf8)) == nil, "sealed, not in clear")
+    }
+
     @Test func migrationsAreRecordedByNameAndReopenIsIdempotent() throws {
         let dir = TempDirectory()
         let loc = location(dir)
@@ -267,7 +288,7 @@ import AuthDeckTestSupport
         _ = try DeckStore.open(loc, clock: clock)
         let queue = try DatabaseQueue(path: loc.databasePath)
         let names = try queue.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
-        #expect(names == ["001-initial"])
+        #expect(names == ["001-initial", "002-provider-secrets"])
         let appID = try queue.read { db in try Int32.fetchOne(db, sql: "PRAGMA application_id") }
         #expect(appID == 0x4144_4B31)
     }

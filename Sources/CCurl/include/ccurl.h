@@ -28,6 +28,12 @@ int ad_curl_setopt_string(void *handle, int option, const char *value);
 int ad_curl_setopt_pointer(void *handle, int option, void *value);
 int ad_curl_setopt_data_fn(void *handle, int option, ad_curl_data_fn fn);
 int ad_curl_setopt_xferinfo_fn(void *handle, ad_curl_xferinfo_fn fn);
+/* A blob option (CURLOPT_SSLCERT_BLOB, CURLOPT_SSLKEY_BLOB): libcurl copies the bytes, so
+   certificates and keys are passed from memory, never through a temporary file. */
+int ad_curl_setopt_blob(void *handle, int option, const void *data, size_t len);
+
+/* The detailed message of the last failure (CURLOPT_ERRORBUFFER, set by ad_curl_easy_init). */
+int ad_curl_errorbuffer(void *handle, const char **out);
 
 int ad_curl_getinfo_long(void *handle, int info, long *out);
 int ad_curl_getinfo_string(void *handle, int info, const char **out);

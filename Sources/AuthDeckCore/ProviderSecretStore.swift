@@ -1,0 +1,6 @@
+/// The port for secrets that belong to a provider rather than an account (an imported
+/// client certificate and key); sealed like every secret.
+public protocol ProviderSecretStore: Sendable {
+    func providerSecret(_ name: String, provider: String) throws -> Secret?
+    func setProviderSecret(_ value: Secret?, name: String, provider: String) throws
+}
