@@ -12,7 +12,7 @@ struct AuthDeckCommand: AsyncParsableCommand {
             ACCOUNT is an account id, a username, provider/username, or a unique prefix of either.
             """,
         version: AuthDeckCore.version,
-        subcommands: [StatusCommand.self, ProvidersCommand.self, AccountsCommand.self, LoginCommand.self, RefreshCommand.self, TokenCommand.self, ImportCommand.self, ConfigCommand.self,
+        subcommands: [StatusCommand.self, ProvidersCommand.self, AccountsCommand.self, LoginCommand.self, RefreshCommand.self, TokenCommand.self, ImportCommand.self, ConfigCommand.self, MSALCommand.self,
                       CookiesCommand.self, LogoutCommand.self, PruneCommand.self, EventsCommand.self],
         // The full-screen deck arrives with the TUI issue; until then `authdeck` alone is `status`.
         defaultSubcommand: StatusCommand.self)

@@ -230,7 +230,7 @@ import AuthDeckTestSupport
         try configure(caFile: true)
         // No client certificate yet: the handshake is refused, and the message says why.
         let without = try login()
-        #expect(without.status == 1)
+        #expect(without.status == 1, "\(without.stderr)")
         #expect(without.stderr.contains("the TLS handshake failed") && without.stderr.contains("client certificate"), "\(without.stderr)")
         // Imported (PEM certificate and key): the sign-in goes through.
         let imported = try run("import", "cert", home.file("client.pem"), "--key", home.file("client.key"), "--provider", "mtls")

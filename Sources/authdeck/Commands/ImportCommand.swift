@@ -7,8 +7,8 @@ import AuthDeckOAuth
 /// `authdeck import`: brings credentials made elsewhere into the deck.
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "import", abstract: "Import credentials made elsewhere (cookie jars, client certificates).",
-        subcommands: [ImportCookiesCommand.self, ImportCertCommand.self])
+        commandName: "import", abstract: "Import credentials made elsewhere (cookie jars, client certificates, MSAL caches).",
+        subcommands: [ImportCookiesCommand.self, ImportCertCommand.self, ImportMSALCommand.self])
 }
 
 /// `authdeck import cookies FILE --provider ID`: a Netscape cookie jar (curl's) or a

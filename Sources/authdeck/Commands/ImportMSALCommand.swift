@@ -1,0 +1,62 @@
+import ArgumentParser
+import Foundation
+import AuthDeckCore
+import AuthDeckStore
+import AuthDeckProviders
+import AuthDeckOAuth
+
+/// `authdeck import msal [FILE] --provider P`: an MSAL cache's accounts become Azure AD
+/// accounts of provider P, their refresh tokens sealed, so `authdeck refresh` renews them.
+///
+/// Refresh tokens are bound to the client that obtained them: only those issued to P's
+/// `client_id` are imported; the others are listed as skipped.
+struct ImportMSALCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "msal", abstract: "Import the accounts of an MSAL token cache as Azure AD accounts.")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The cache file (default ~/.azure/msal_token_cache.json).") var file: String?
+    @Option(name: .long, help: ArgumentHelp("The azuread provider they belong to.", valueName: "id")) var provider: String
+
+    func run() async throws {
+        let context = DeckContext(global)
+        let config = try context.loadConfig()
+        guard let profile = config.provider(provider), profile.kind == .azuread, let clientId = profile.clientId else {
+            throw CLIError.usage("\"\(provider)\" is not an azuread provider with a client_id in \(config.path)")
+        }
+        let cache: MSALCache
+        do { cache = try MSALCacheFile(path: file ?? MSALCommand.defaultPath(context.environment)).read() } catch let e as MSALCacheFile.FileError {
+            throw CLIError.failure(e.description)
+        }
+        let store = try context.openStore()
+        let now = context.clock.now()
+        var imported: [String] = [], skipped: [String] = []
+        // One deck account per home account: its refresh token, and the realm the provider pins (or the first).
+        for (_, realms) in Dictionary(grouping: cache.entries(), by: { $0.homeAccountId + "|" + $0.environment }).sorted(by: { $0.key < $1.key }) {
+            let entry = realms.first { $0.realm.lowercased() == profile.expectedRealm?.lowercased() } ?? realms[0]
+            guard let rt = entry.refreshTokenKeys.compactMap(cache.refreshToken).first(where: { $0.clientId == clientId }) else {
+                skipped.append("\(entry.username.isEmpty ? entry.homeAccountId : entry.username) (no refresh token for client \(clientId))")
+                continue
+            }
+            let existing = try store.accounts(includeQuarantined: true).first { $0.account.providerId == profile.id && $0.account.subject == entry.homeAccountId }
+            var account = existing?.account ?? Account(id: Account.makeID(provider: profile.id), providerId: profile.id, subject: entry.homeAccountId,
+                                                       username: entry.username, createdAt: now)
+            account.username = entry.username
+            account.displayName = entry.claims["name"] ?? account.displayName
+            account.realm = entry.realm
+            account.lastSignInAt = now
+            account.lastError = nil
+            account.quarantinedAt = nil
+            let credentials = Credentials(refreshToken: RefreshToken(id: UUIDString.make(), value: Secret(rt.secret),
+                                                                     generation: (existing?.credentials.refreshToken?.generation ?? 0) + 1, obtainedAt: now),
+                                          idTokenClaims: entry.claims)
+            try store.saveSignIn(account, credentials: credentials, event: DeckEvent(
+                at: now, kind: .imported, accountId: account.id, providerId: profile.id, detail: "from the MSAL cache \(file ?? "~/.azure/msal_token_cache.json")"))
+            imported.append("\(account.username) (\(account.id))")
+        }
+        if !skipped.isEmpty { Output.note("Skipped: " + skipped.map(TerminalText.inert).joined(separator: "; ")) }
+        Output.raw(imported.isEmpty ? "Nothing imported.\n"
+                   : "Imported \(imported.count): \(imported.map(TerminalText.inert).joined(separator: ", ")). Run `authdeck refresh --all` to renew their tokens.\n")
+        if imported.isEmpty && !skipped.isEmpty { throw ExitCode(ExitStatus.failure) }
+    }
+}
