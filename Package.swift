@@ -27,7 +27,7 @@ let package = Package(
         .target(name: "AuthDeckCore", swiftSettings: strict),
         // config.toml loading and validation.
         .target(name: "AuthDeckConfig", dependencies: [
-            "AuthDeckCore", .product(name: "TOMLKit", package: "TOMLKit"),
+            "AuthDeckCore", "AuthDeckUI", .product(name: "TOMLKit", package: "TOMLKit"),
         ], swiftSettings: strict),
         // SQLite store: schema, migrations, sealing, leases, events.
         .target(name: "AuthDeckStore", dependencies: [

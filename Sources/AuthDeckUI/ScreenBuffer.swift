@@ -7,6 +7,7 @@ public struct ScreenBuffer: Equatable, Sendable {
         public var character: Character
         /// True for the right half of a wide character.
         public var continuation: Bool
+        public var role: Role = .normal
     }
 
     public let width: Int
@@ -16,25 +17,44 @@ public struct ScreenBuffer: Equatable, Sendable {
     public init(width: Int, height: Int) {
         self.width = max(0, width)
         self.height = max(0, height)
-        self.cells = Array(repeating: Cell(character: " ", continuation: false), count: self.width * self.height)
+        self.cells = Array(repeating: Cell(character: " ", continuation: false, role: .normal), count: self.width * self.height)
     }
 
     /// Writes `text` at (x, y), clipped at the right edge; returns the column after it.
     /// A wide character that would straddle the edge is not drawn half.
     @discardableResult
-    public mutating func put(_ text: String, x: Int, y: Int) -> Int {
+    public mutating func put(_ text: String, x: Int, y: Int, role: Role = .normal, maxWidth: Int? = nil) -> Int {
         guard y >= 0, y < height else { return x }
         var col = x
+        let limit = min(width, maxWidth.map { x + $0 } ?? width)
         for ch in text {
             let w = CharacterWidth.of(ch)
             if w == 0 { continue }
-            guard col >= 0, col + w <= width else { break }
-            cells[y * width + col] = Cell(character: ch, continuation: false)
-            if w == 2 { cells[y * width + col + 1] = Cell(character: " ", continuation: true) }
+            guard col >= 0, col + w <= limit else { break }
+            cells[y * width + col] = Cell(character: ch, continuation: false, role: role)
+            if w == 2 { cells[y * width + col + 1] = Cell(character: " ", continuation: true, role: role) }
             col += w
         }
         return col
     }
+
+    /// Paints `role` over a span of a row (selection bars), keeping the characters.
+    public mutating func paint(_ role: Role, x: Int, y: Int, width w: Int) {
+        guard y >= 0, y < height else { return }
+        for col in max(0, x)..<min(width, x + w) { cells[y * width + col].role = role }
+    }
+
+    /// Clears a rectangle to spaces of `role`.
+    public mutating func fill(x: Int, y: Int, width w: Int, height h: Int, role: Role = .normal) {
+        for row in max(0, y)..<min(height, y + h) {
+            for col in max(0, x)..<min(width, x + w) { cells[row * width + col] = Cell(character: " ", continuation: false, role: role) }
+        }
+    }
+
+    public func cell(x: Int, y: Int) -> Cell { cells[y * width + x] }
+
+    /// The whole screen as text, one line per row (snapshot files are this).
+    public var text: String { (0..<height).map(line).joined(separator: "\n") }
 
     /// Row `y` as text, wide characters once each (what `tmux capture-pane` shows).
     public func line(_ y: Int) -> String {

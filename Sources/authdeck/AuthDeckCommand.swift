@@ -1,7 +1,8 @@
 import ArgumentParser
 import AuthDeckCore
+import AuthDeckTerminal
 
-/// The `authdeck` command: with no subcommand it runs `status` (the TUI will take its place).
+/// The `authdeck` command: with no subcommand, the deck on a terminal and `status` otherwise.
 struct AuthDeckCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "authdeck",
@@ -12,10 +13,25 @@ struct AuthDeckCommand: AsyncParsableCommand {
             ACCOUNT is an account id, a username, provider/username, or a unique prefix of either.
             """,
         version: AuthDeckCore.version,
-        subcommands: [StatusCommand.self, ProvidersCommand.self, AccountsCommand.self, LoginCommand.self, RefreshCommand.self, TokenCommand.self, ImportCommand.self, ConfigCommand.self, MSALCommand.self,
+        subcommands: [DeckCommand.self, StatusCommand.self, ProvidersCommand.self, AccountsCommand.self, LoginCommand.self, RefreshCommand.self, TokenCommand.self, ImportCommand.self, ConfigCommand.self, MSALCommand.self,
                       CookiesCommand.self, LogoutCommand.self, PruneCommand.self, EventsCommand.self],
-        // The full-screen deck arrives with the TUI issue; until then `authdeck` alone is `status`.
-        defaultSubcommand: StatusCommand.self)
+        defaultSubcommand: nil)
+
+    @OptionGroup var global: GlobalOptions
+
+    /// `authdeck` alone: the deck on a terminal, `status` for scripts and pipes.
+    func run() async throws {
+        var args: [String] = []
+        if let store = global.store { args += ["--store", store] }
+        if let config = global.config { args += ["--config", config] }
+        if TerminalProbe.isInteractive {
+            var deck = try DeckCommand.parse(args)
+            try await deck.run()
+        } else {
+            var status = try StatusCommand.parse(args)
+            try await status.run()
+        }
+    }
 }
 
 /// Options every command takes.

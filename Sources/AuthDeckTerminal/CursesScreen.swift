@@ -1,0 +1,178 @@
+import CNcursesw
+import AuthDeckUI
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The real terminal: owns curses from `start` to `stop`, and restores the terminal on every
+/// way out (quit, Ctrl-C, SIGTERM, SIGHUP, a crash signal).
+public final class CursesScreen {
+    public enum Input: Equatable {
+        case key(Key)
+        case resize(width: Int, height: Int)
+        case click(x: Int, y: Int)
+    }
+
+    public private(set) var width = 0
+    public private(set) var height = 0
+    let color: Bool
+    var previous: ScreenBuffer?
+    var pairs: [String: Int16] = [:]
+    var themeName = ""
+
+    /// - Parameter color: false for NO_COLOR or monochrome terminals.
+    public init(color: Bool) {
+        self.color = color
+    }
+
+    public func start() {
+        setlocale(LC_ALL, "")
+        initscr()
+        cbreak()
+        noecho()
+        nonl()
+        keypad(ad_stdscr(), true)
+        curs_set(0)
+        ad_enable_mouse()
+        if color && has_colors() {
+            start_color()
+            use_default_colors()
+        }
+        CursesScreen.installRestorers()
+        width = Int(ad_getmaxx(ad_stdscr()))
+        height = Int(ad_getmaxy(ad_stdscr()))
+    }
+
+    public func stop() {
+        CursesScreen.restore()
+    }
+
+    /// Leaves curses mode; safe to call more than once and from a signal handler.
+    static func restore() {
+        if isendwin() == false { endwin() }
+    }
+
+    static func installRestorers() {
+        atexit { CursesScreen.restore() }
+        for sig in [SIGINT, SIGTERM, SIGHUP] {
+            signal(sig) { s in
+                CursesScreen.restore()
+                _exit(128 + s)
+            }
+        }
+        for sig in [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT] {
+            signal(sig) { s in
+                CursesScreen.restore()
+                signal(s, SIG_DFL)
+                raise(s)
+            }
+        }
+    }
+
+    /// Waits up to `milliseconds` for input.
+    public func read(milliseconds: Int32) -> Input? {
+        timeout(milliseconds)
+        var ch: wint_t = 0
+        let rc = ad_get_wch(&ch)
+        if rc == ERR { return nil }
+        if rc == KEY_CODE_YES {
+            switch Int32(ch) {
+            case KEY_UP: return .key(.up)
+            case KEY_DOWN: return .key(.down)
+            case KEY_LEFT: return .key(.left)
+            case KEY_RIGHT: return .key(.right)
+            case KEY_PPAGE: return .key(.pageUp)
+            case KEY_NPAGE: return .key(.pageDown)
+            case KEY_HOME: return .key(.home)
+            case KEY_END: return .key(.end)
+            case KEY_ENTER: return .key(.enter)
+            case KEY_BACKSPACE: return .key(.backspace)
+            case KEY_BTAB: return .key(.backTab)
+            case KEY_RESIZE:
+                width = Int(ad_getmaxx(ad_stdscr()))
+                height = Int(ad_getmaxy(ad_stdscr()))
+                previous = nil
+                clear()
+                return .resize(width: width, height: height)
+            case KEY_MOUSE:
+                var x: Int32 = 0, y: Int32 = 0
+                var state: UInt = 0
+                guard ad_mouse_event(&x, &y, &state) == OK, state & ad_button1_clicked() != 0 else { return nil }
+                return .click(x: Int(x), y: Int(y))
+            default: return nil
+            }
+        }
+        switch ch {
+        case 13, 10: return .key(.enter)
+        case 27: return .key(.escape)
+        case 9: return .key(.tab)
+        case 127, 8: return .key(.backspace)
+        default:
+            guard let scalar = Unicode.Scalar(UInt32(ch)), ch >= 32 else { return nil }
+            return .key(.char(Character(scalar)))
+        }
+    }
+
+    /// Draws `buffer`, writing only the rows that changed since the last frame.
+    public func draw(_ buffer: ScreenBuffer, theme: Theme) {
+        if theme.name != themeName {
+            themeName = theme.name
+            previous = nil
+        }
+        for y in 0..<min(buffer.height, height) {
+            if let previous, previous.width == buffer.width, previous.height == buffer.height, rowEqual(previous, buffer, y) { continue }
+            var x = 0
+            while x < min(buffer.width, width) {
+                let role = buffer.cell(x: x, y: y).role
+                var run: [wchar_t] = []
+                let start = x
+                while x < min(buffer.width, width), buffer.cell(x: x, y: y).role == role {
+                    let c = buffer.cell(x: x, y: y)
+                    if !c.continuation { run.append(contentsOf: c.character.unicodeScalars.prefix(1).map { wchar_t($0.value) }) }
+                    x += 1
+                }
+                // Writing the last cell of the screen would scroll; stop one short there.
+                let n = (y == height - 1 && x == width) ? Int32(run.count - 1) : Int32(run.count)
+                let (attrs, pair) = attributes(theme.style(role))
+                if n > 0 { _ = ad_draw(Int32(y), Int32(start), run, n, attrs, pair) }
+            }
+        }
+        previous = buffer
+        refresh()
+    }
+
+    func rowEqual(_ a: ScreenBuffer, _ b: ScreenBuffer, _ y: Int) -> Bool {
+        for x in 0..<a.width where a.cell(x: x, y: y) != b.cell(x: x, y: y) { return false }
+        return true
+    }
+
+    func attributes(_ s: Theme.Style) -> (Int32, Int16) {
+        var attrs = ad_a_normal()
+        if s.bold { attrs |= ad_a_bold() }
+        if s.reverse { attrs |= ad_a_reverse() }
+        if s.underline { attrs |= ad_a_underline() }
+        if s.dim { attrs |= ad_a_dim() }
+        guard color, has_colors(), s.fg != .default || s.bg != .default else { return (attrs, 0) }
+        let key = "\(s.fg.rawValue)/\(s.bg.rawValue)"
+        if let pair = pairs[key] { return (attrs, pair) }
+        let pair = Int16(pairs.count + 1)
+        guard Int32(pair) < ad_color_pairs() else { return (attrs, 0) }
+        init_pair(pair, Self.curses(s.fg), Self.curses(s.bg))
+        pairs[key] = pair
+        return (attrs, pair)
+    }
+
+    static func curses(_ c: Theme.Color) -> Int16 {
+        switch c {
+        case .default: return -1
+        case .black: return Int16(COLOR_BLACK)
+        case .red: return Int16(COLOR_RED)
+        case .green: return Int16(COLOR_GREEN)
+        case .yellow: return Int16(COLOR_YELLOW)
+        case .blue: return Int16(COLOR_BLUE)
+        case .magenta: return Int16(COLOR_MAGENTA)
+        case .cyan: return Int16(COLOR_CYAN)
+        case .white: return Int16(COLOR_WHITE)
+        }
+    }
+}

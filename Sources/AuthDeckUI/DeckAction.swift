@@ -1,0 +1,36 @@
+import AuthDeckCore
+
+/// Everything that can happen to the deck: keys, the clock, and results of effects.
+public enum DeckAction: Equatable, Sendable {
+    case key(Key)
+    case tick(Instant)
+    case loaded(rows: [DeckRow], providers: [DeckProvider], now: Instant)
+    case renewFinished(id: String, failure: String?)
+    case signInPrompt(id: String, SignInPrompt)
+    case signInFinished(id: String, failure: String?)
+    case pruned(count: Int)
+    case restored(count: Int)
+    case loggedOut(id: String, failure: String?)
+    case failed(String)
+    case click(x: Int, y: Int)
+    case resize(width: Int, height: Int)
+}
+
+/// A key as the deck understands it (the terminal backend decodes curses codes into these).
+public enum Key: Hashable, Sendable {
+    case char(Character)
+    case up, down, left, right, pageUp, pageDown, home, end
+    case enter, escape, tab, backTab, backspace
+}
+
+/// Work `reduce` asks the runtime to do; results come back as actions.
+public enum DeckEffect: Equatable, Sendable {
+    case reload
+    case renew(ids: [String], interactiveIfNeeded: Bool)
+    case prune(ids: [String])
+    case undoPrune
+    case logout(id: String)
+    case cancelSignIn(id: String)
+    case openURL(String)
+    case quit
+}

@@ -1,0 +1,210 @@
+import AuthDeckCore
+
+/// The deck's update function: decides, never does. Same state and action, same result.
+public enum DeckReducer {
+    public static func reduce(_ state: inout DeckState, _ action: DeckAction) -> [DeckEffect] {
+        switch action {
+        case .tick(let now):
+            state.now = now
+            state.spinnerPhase &+= 1
+            return []
+        case .resize(let w, let h):
+            state.width = w
+            state.height = h
+            return []
+        case let .loaded(rows, providers, now):
+            state.rows = rows
+            state.providers = providers
+            state.now = now
+            if let id = state.selectedID, !rows.contains(where: { $0.id == id }) { state.selectedID = nil }
+            if state.selectedID == nil { state.selectedID = state.visibleRows.first?.id }
+            state.selectedProvider = min(state.selectedProvider, max(0, providers.count - 1))
+            return []
+        case let .renewFinished(id, failure):
+            state.busy.removeValue(forKey: id)
+            let name = state.rows.first { $0.id == id }?.username ?? id
+            state.message = failure.map { "\(name): \($0)" } ?? "Renewed \(name)."
+            return [.reload]
+        case let .signInPrompt(id, prompt):
+            switch prompt {
+            case let .deviceCode(userCode, uri, complete, _, expiresAt):
+                state.modal = .deviceCode(id: id, userCode: userCode, uri: complete ?? uri, expiresAt: expiresAt, note: nil)
+            case let .browser(url, _):
+                state.modal = .browser(id: id, url: url)
+            case .notice(let text):
+                if case .deviceCode(let i, let c, let u, let e, _) = state.modal {
+                    state.modal = .deviceCode(id: i, userCode: c, uri: u, expiresAt: e, note: TerminalText.inert(text))
+                } else {
+                    state.message = TerminalText.inert(text)
+                }
+            }
+            return []
+        case let .signInFinished(id, failure):
+            state.busy.removeValue(forKey: id)
+            if isSignInModal(state.modal) { state.modal = nil }
+            let name = state.rows.first { $0.id == id }?.username ?? id
+            state.message = failure.map { "\(name): \($0)" } ?? "Signed in \(name)."
+            return [.reload]
+        case .pruned(let n):
+            state.message = n == 0 ? "Nothing to prune." : "Pruned \(n) account\(n == 1 ? "" : "s"); press u to undo."
+            return [.reload]
+        case .restored(let n):
+            state.message = n == 0 ? "The quarantine is empty." : "Restored \(n) account\(n == 1 ? "" : "s")."
+            return [.reload]
+        case let .loggedOut(id, failure):
+            state.busy.removeValue(forKey: id)
+            state.message = failure ?? "Signed out."
+            return [.reload]
+        case .failed(let text):
+            state.message = TerminalText.inert(text)
+            return []
+        case let .click(x, y):
+            return click(&state, x: x, y: y)
+        case .key(let key):
+            return press(&state, key)
+        }
+    }
+
+    static func isSignInModal(_ m: DeckState.Modal?) -> Bool {
+        switch m {
+        case .deviceCode, .browser: return true
+        default: return false
+        }
+    }
+
+    static func press(_ state: inout DeckState, _ key: Key) -> [DeckEffect] {
+        if let modal = state.modal { return pressInModal(&state, modal, key) }
+        if state.editingFilter {
+            switch key {
+            case .char(let c): state.filter.append(c)
+            case .backspace: if !state.filter.isEmpty { state.filter.removeLast() }
+            case .enter: state.editingFilter = false
+            case .escape:
+                state.filter = ""
+                state.editingFilter = false
+            default: break
+            }
+            state.selectedID = state.visibleRows.first?.id
+            return []
+        }
+        switch key {
+        case .up, .char("k"): move(&state, by: -1)
+        case .down, .char("j"): move(&state, by: 1)
+        case .pageUp: move(&state, by: -10)
+        case .pageDown: move(&state, by: 10)
+        case .home: move(&state, by: -100_000)
+        case .end: move(&state, by: 100_000)
+        case .tab, .backTab: state.pane = state.pane == .accounts ? .providers : .accounts
+        case .escape:
+            if !state.filter.isEmpty { state.filter = "" }
+        case .enter, .char("r"):
+            if state.pane == .providers, state.providers.indices.contains(state.selectedProvider) {
+                state.filter = state.providers[state.selectedProvider].id
+                state.pane = .accounts
+                state.selectedID = state.visibleRows.first?.id
+                return []
+            }
+            guard let row = state.selectedRow, state.busy[row.id] == nil else { return [] }
+            state.busy[row.id] = "renewing"
+            state.message = nil
+            return [.renew(ids: [row.id], interactiveIfNeeded: true)]
+        case .char("R"):
+            let due = state.rows.filter { r in
+                switch r.state {
+                case .expiringSoon, .expired(true): return state.busy[r.id] == nil
+                default: return false
+                }
+            }.map(\.id)
+            guard !due.isEmpty else {
+                state.message = "Nothing is expired or expiring that can renew silently."
+                return []
+            }
+            for id in due { state.busy[id] = "renewing" }
+            return [.renew(ids: due, interactiveIfNeeded: false)]
+        case .char("/"): state.editingFilter = true
+        case .char("s"):
+            let all = DeckState.Sort.allCases
+            state.sort = all[(all.firstIndex(of: state.sort)! + 1) % all.count]
+            state.message = "Sorted by \(state.sort.rawValue)."
+        case .char("p"):
+            let items = state.rows.compactMap { r -> DeckState.StaleItem? in
+                guard case .stale(let reason) = r.state else { return nil }
+                return DeckState.StaleItem(id: r.id, username: r.username, reason: reason.sentence)
+            }
+            if items.isEmpty { state.message = "Nothing to prune." } else { state.modal = .prune(items) }
+        case .char("u"): return [.undoPrune]
+        case .char("d"):
+            if let row = state.selectedRow { state.modal = .confirmLogout(id: row.id, username: row.username) }
+        case .char("t"):
+            if let i = state.themeNames.firstIndex(of: state.themeName), !state.themeNames.isEmpty {
+                state.themeName = state.themeNames[(i + 1) % state.themeNames.count]
+                state.message = "Theme: \(state.themeName)."
+            }
+        case .char("?"): state.modal = .help
+        case .char("q"):
+            state.quitting = true
+            return [.quit]
+        default: break
+        }
+        return []
+    }
+
+    static func pressInModal(_ state: inout DeckState, _ modal: DeckState.Modal, _ key: Key) -> [DeckEffect] {
+        switch modal {
+        case .help:
+            state.modal = nil
+        case .prune(let items):
+            if key == .char("y") {
+                state.modal = nil
+                return [.prune(ids: items.map(\.id))]
+            }
+            if key == .char("n") || key == .escape || key == .char("q") { state.modal = nil }
+        case .confirmLogout(let id, _):
+            if key == .char("y") {
+                state.modal = nil
+                state.busy[id] = "signing out"
+                return [.logout(id: id)]
+            }
+            if key == .char("n") || key == .escape || key == .char("q") { state.modal = nil }
+        case .deviceCode(let id, _, _, _, _), .browser(let id, _):
+            if key == .escape {
+                state.modal = nil
+                state.busy.removeValue(forKey: id)
+                state.message = "Sign-in cancelled."
+                return [.cancelSignIn(id: id)]
+            }
+            if case .browser(_, let url) = modal, key == .char("o") { return [.openURL(url)] }
+        }
+        return []
+    }
+
+    static func move(_ state: inout DeckState, by delta: Int) {
+        if state.pane == .providers {
+            state.selectedProvider = max(0, min(state.providers.count - 1, state.selectedProvider + delta))
+            return
+        }
+        let rows = state.visibleRows
+        guard !rows.isEmpty else { return }
+        let current = rows.firstIndex { $0.id == state.selectedRow?.id } ?? 0
+        state.selectedID = rows[max(0, min(rows.count - 1, current + delta))].id
+    }
+
+    static func click(_ state: inout DeckState, x: Int, y: Int) -> [DeckEffect] {
+        let layout = DeckLayout(width: state.width, height: state.height)
+        guard state.modal == nil, !layout.tooSmall, x >= layout.tableX else { return [] }
+        let rows = state.visibleRows
+        let offset = scrollOffset(rows: rows, selected: state.selectedRow?.id, visible: layout.visibleRowCount)
+        let index = y - layout.firstRowY + offset
+        if y >= layout.firstRowY, y < layout.firstRowY + layout.visibleRowCount, rows.indices.contains(index) {
+            state.selectedID = rows[index].id
+            state.pane = .accounts
+        }
+        return []
+    }
+
+    /// The first visible table row so that the selection stays on screen.
+    public static func scrollOffset(rows: [DeckRow], selected: String?, visible: Int) -> Int {
+        guard visible > 0, let i = rows.firstIndex(where: { $0.id == selected }) else { return 0 }
+        return max(0, i - visible + 1)
+    }
+}

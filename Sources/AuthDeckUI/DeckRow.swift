@@ -1,0 +1,62 @@
+import AuthDeckCore
+
+/// One account as the deck shows it: what the table and the detail pane need, already
+/// derived (state, expiry) and already made terminal-safe.
+public struct DeckRow: Equatable, Sendable {
+    public var id: String
+    public var providerId: String
+    public var providerKind: ProviderKind?
+    public var displayName: String
+    public var username: String
+    public var realm: String
+    public var state: AccountState
+    public var expiry: Instant?
+    public var neverExpires: Bool
+    public var lastUsed: Instant?
+    public var renewable: Bool
+    public var detail: [String]
+
+    public init(id: String, providerId: String, providerKind: ProviderKind?, displayName: String, username: String, realm: String,
+                state: AccountState, expiry: Instant?, neverExpires: Bool, lastUsed: Instant?, renewable: Bool, detail: [String]) {
+        self.id = id
+        self.providerId = providerId
+        self.providerKind = providerKind
+        self.displayName = TerminalText.inert(displayName)
+        self.username = TerminalText.inert(username)
+        self.realm = TerminalText.inert(realm)
+        self.state = state
+        self.expiry = expiry
+        self.neverExpires = neverExpires
+        self.lastUsed = lastUsed
+        self.renewable = renewable
+        self.detail = detail.map(TerminalText.inert)
+    }
+
+    /// How bad the state is, for sorting providers by their worst account.
+    public var severity: Int {
+        switch state {
+        case .signedIn: return 0
+        case .expiringSoon: return 1
+        case .expired(true): return 2
+        case .expired(false): return 3
+        case .needsSignIn: return 4
+        case .stale: return 5
+        case .failed: return 6
+        }
+    }
+}
+
+/// One provider as the providers pane shows it.
+public struct DeckProvider: Equatable, Sendable {
+    public var id: String
+    public var kind: ProviderKind
+    public var accounts: Int
+    public var worst: AccountState?
+
+    public init(id: String, kind: ProviderKind, accounts: Int, worst: AccountState?) {
+        self.id = id
+        self.kind = kind
+        self.accounts = accounts
+        self.worst = worst
+    }
+}

@@ -1,0 +1,87 @@
+import AuthDeckCore
+
+/// Everything the deck shows, in one value: `reduce` changes it, `render` draws it.
+public struct DeckState: Equatable, Sendable {
+    public enum Pane: Equatable, Sendable { case providers, accounts }
+    public enum Sort: String, CaseIterable, Sendable { case expiry, provider, name, lastUsed = "last used" }
+
+    /// What covers the deck, if anything.
+    public enum Modal: Equatable, Sendable {
+        case help
+        case prune([StaleItem])
+        case confirmLogout(id: String, username: String)
+        case deviceCode(id: String, userCode: String, uri: String, expiresAt: Instant, note: String?)
+        case browser(id: String, url: String)
+    }
+
+    /// A prune candidate as the confirmation modal lists it.
+    public struct StaleItem: Equatable, Sendable {
+        public var id: String
+        public var username: String
+        public var reason: String
+    }
+
+    public var rows: [DeckRow] = []
+    public var providers: [DeckProvider] = []
+    public var now: Instant
+    public var selectedID: String?
+    public var pane: Pane = .accounts
+    public var sort: Sort = .expiry
+    public var filter = ""
+    public var editingFilter = false
+    public var modal: Modal?
+    /// Operations in flight, by account id (shown with a spinner).
+    public var busy: [String: String] = [:]
+    /// The last message for the status line.
+    public var message: String?
+    public var storePath: String
+    public var keySource: String
+    public var themeName: String
+    public var themeNames: [String]
+    public var quitting = false
+    public var spinnerPhase = 0
+    public var width = 80
+    public var height = 24
+    public var selectedProvider = 0
+
+    public init(now: Instant, storePath: String, keySource: String, themeName: String = "default", themeNames: [String] = ["default"]) {
+        self.now = now
+        self.storePath = storePath
+        self.keySource = keySource
+        self.themeName = themeName
+        self.themeNames = themeNames
+    }
+
+    /// The rows the table shows: filtered, then sorted.
+    public var visibleRows: [DeckRow] {
+        let f = filter.lowercased()
+        let shown = f.isEmpty ? rows : rows.filter {
+            $0.displayName.lowercased().contains(f) || $0.username.lowercased().contains(f) || $0.providerId.lowercased().contains(f)
+                || $0.realm.lowercased().contains(f) || $0.state.label.contains(f)
+        }
+        return shown.sorted { a, b in
+            switch sort {
+            case .expiry:
+                let x = a.expiry?.secondsSinceEpoch ?? .max, y = b.expiry?.secondsSinceEpoch ?? .max
+                return x != y ? x < y : a.id < b.id
+            case .provider: return (a.providerId, a.username, a.id) < (b.providerId, b.username, b.id)
+            case .name: return (a.displayName.lowercased(), a.username, a.id) < (b.displayName.lowercased(), b.username, b.id)
+            case .lastUsed:
+                let x = a.lastUsed?.secondsSinceEpoch ?? .min, y = b.lastUsed?.secondsSinceEpoch ?? .min
+                return x != y ? x > y : a.id < b.id
+            }
+        }
+    }
+
+    public var selectedRow: DeckRow? {
+        let visible = visibleRows
+        return visible.first { $0.id == selectedID } ?? visible.first
+    }
+
+    /// Counts by state key, for the header.
+    public var counts: [String: Int] {
+        var c: [String: Int] = [:]
+        for r in rows { c[r.state.key, default: 0] += 1 }
+        return c
+    }
+}

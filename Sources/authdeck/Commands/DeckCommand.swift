@@ -1,0 +1,64 @@
+import ArgumentParser
+import Foundation
+import AuthDeckCore
+import AuthDeckConfig
+import AuthDeckStore
+import AuthDeckUI
+import AuthDeckTerminal
+
+/// `authdeck deck` — and `authdeck` alone on a terminal: the full-screen deck.
+struct DeckCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "deck", abstract: "Open the full-screen deck (the default on a terminal).")
+
+    @OptionGroup var global: GlobalOptions
+    @Option(name: .long, help: "Start with this theme.") var theme: String?
+
+    func run() async throws {
+        let context = DeckContext(global)
+        guard TerminalProbe.isInteractive else {
+            throw CLIError.usage("the deck needs a terminal; use `authdeck status` or `authdeck accounts` in scripts")
+        }
+        let config = try context.loadConfig()
+        let store = try context.openStore()
+        let noColor = !(context.environment["NO_COLOR"] ?? "").isEmpty || context.environment["TERM"] == "dumb"
+        var themes = noColor ? [Theme.monochrome] : ThemeCatalog.load(environment: context.environment)
+        if let theme {
+            guard let i = themes.firstIndex(where: { $0.name == theme }) else {
+                throw CLIError.usage("no theme \"\(theme)\" (themes: \(themes.map(\.name).joined(separator: ", ")))")
+            }
+            themes.insert(themes.remove(at: i), at: 0)
+        }
+        let runtime = DeckRuntime(context: context, config: config, store: store, themes: themes, ascii: !TerminalProbe.localeIsUTF8())
+        runtime.run(screen: CursesScreen(color: !noColor))
+    }
+}
+
+/// The themes on offer: the shipped `themes/*.toml` (found beside the binary's checkout or
+/// install prefix) and the user's `$XDG_CONFIG_HOME/authdeck/themes/*.toml`, which override a
+/// shipped theme of the same name. A broken file is reported and skipped, never fatal.
+enum ThemeCatalog {
+    static func load(environment: [String: String]) -> [Theme] {
+        var byName: [String: Theme] = ["default": .standard, "monochrome": .monochrome]
+        var order = ["default"]
+        let exe = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        let dirs = [exe.appendingPathComponent("../../themes").standardized.path,
+                    exe.appendingPathComponent("../../../themes").standardized.path,
+                    exe.appendingPathComponent("../share/authdeck/themes").standardized.path,
+                    XDG.configHome(environment) + "/authdeck/themes"]
+        for dir in dirs {
+            guard let files = try? FileManager.default.contentsOfDirectory(atPath: dir) else { continue }
+            for file in files.sorted() where file.hasSuffix(".toml") {
+                do {
+                    let theme = try ThemeLoader.load(dir + "/" + file)
+                    if byName[theme.name] == nil || !order.contains(theme.name) { order.append(theme.name) }
+                    byName[theme.name] = theme
+                } catch {
+                    Output.warning("\(error); using the default theme instead")
+                }
+            }
+        }
+        if !order.contains("monochrome") { order.append("monochrome") }
+        return order.compactMap { byName[$0] }
+    }
+}

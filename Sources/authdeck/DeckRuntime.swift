@@ -1,0 +1,220 @@
+import Foundation
+import AuthDeckCore
+import AuthDeckStore
+import AuthDeckConfig
+import AuthDeckProviders
+import AuthDeckUI
+import AuthDeckTerminal
+
+/// Runs the interactive deck: the loop that turns input and effect results into actions,
+/// `reduce`s them, performs the effects (concurrently, off the loop), and draws.
+final class DeckRuntime: @unchecked Sendable {
+    let context: DeckContext
+    let config: DeckConfig
+    let store: DeckStore
+    let themes: [Theme]
+    let glyphs: DeckRenderer.Glyphs
+    var state: DeckState
+    /// Results of background work, drained by the loop.
+    private let inbox = Inbox()
+    private var tasks: [String: Task<Void, Never>] = [:]
+
+    init(context: DeckContext, config: DeckConfig, store: DeckStore, themes: [Theme], ascii: Bool) {
+        self.context = context
+        self.config = config
+        self.store = store
+        self.themes = themes
+        self.glyphs = ascii ? .plain : .unicode
+        state = DeckState(now: context.clock.now(), storePath: store.location.databasePath, keySource: store.keySource,
+                          themeName: themes.first?.name ?? "default", themeNames: themes.map(\.name))
+    }
+
+    func run(screen: CursesScreen) {
+        screen.start()
+        defer { screen.stop() }
+        dispatch(.resize(width: screen.width, height: screen.height))
+        perform(.reload)
+        var lastTick = context.clock.now(), lastReload = Date()
+        let trace = context.environment["AUTHDECK_TRACE_FRAMES"].flatMap { FileHandle(forWritingAtPath: $0) ?? Self.create($0) }
+        while !state.quitting {
+            for action in inbox.drain() { dispatch(action) }
+            let started = DispatchTime.now()
+            let theme = themes.first { $0.name == state.themeName } ?? .standard
+            screen.draw(DeckRenderer.render(state, glyphs: glyphs), theme: theme)
+            if let trace {
+                let ms = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e6
+                trace.write(Data(String(format: "frame %.3f ms\n", ms).utf8))
+            }
+            switch screen.read(milliseconds: 200) {
+            case .key(let k)?: dispatch(.key(k))
+            case .resize(let w, let h)?: dispatch(.resize(width: w, height: h))
+            case .click(let x, let y)?: dispatch(.click(x: x, y: y))
+            case nil: break
+            }
+            let now = context.clock.now()
+            if now != lastTick {
+                lastTick = now
+                dispatch(.tick(now))
+            }
+            // Other processes change the store too (scripts renewing, logins): show it.
+            if Date().timeIntervalSince(lastReload) >= 2 {
+                lastReload = Date()
+                perform(.reload)
+            }
+        }
+        for task in tasks.values { task.cancel() }
+    }
+
+    static func create(_ path: String) -> FileHandle? {
+        FileManager.default.createFile(atPath: path, contents: nil)
+        return FileHandle(forWritingAtPath: path)
+    }
+
+    func dispatch(_ action: DeckAction) {
+        for effect in DeckReducer.reduce(&state, action) { perform(effect) }
+    }
+
+    func perform(_ effect: DeckEffect) {
+        switch effect {
+        case .reload:
+            do { dispatch(try load()) } catch { dispatch(.failed("\(error)")) }
+        case let .renew(ids, interactive):
+            for id in ids { start(id) { await self.renew(id, interactive: interactive) } }
+        case .prune(let ids):
+            do {
+                let now = context.clock.now()
+                let candidates = PrunePolicy.candidates(try store.accounts(includeQuarantined: false), providers: config.knownProviders,
+                                                        settings: config.pruneSettings, statePolicy: config.statePolicy, now: now)
+                    .filter { ids.contains($0.account.id) }
+                try store.quarantine(candidates, at: now)
+                _ = try store.purgeQuarantine(before: now - .days(PruneCommand.quarantineDays))
+                dispatch(.pruned(count: candidates.count))
+            } catch { dispatch(.failed("\(error)")) }
+        case .undoPrune:
+            do { dispatch(.restored(count: try store.restore(ids: nil).count)) } catch { dispatch(.failed("\(error)")) }
+        case .logout(let id):
+            start(id) { await self.logout(id) }
+        case .cancelSignIn(let id):
+            tasks[id]?.cancel()
+            tasks[id] = nil
+        case .openURL(let url):
+            _ = AuthDeckHTTPBrowser.open(url, environment: context.environment)
+        case .quit:
+            break
+        }
+    }
+
+    func start(_ id: String, _ work: @escaping @Sendable () async -> Void) {
+        tasks[id]?.cancel()
+        tasks[id] = Task.detached { await work() }
+    }
+
+    /// Silent renewal first; when only a person can help and `interactive`, the provider's
+    /// sign-in flow with its prompts shown as modals.
+    func renew(_ id: String, interactive: Bool) async {
+        guard let stored = try? store.account(id: id) else { return inbox.post(.renewFinished(id: id, failure: "the account is gone")) }
+        do {
+            let adapter = try context.adapter(for: stored.account.providerId, config: config, store: store)
+            let needsPerson = stored.account.lastError?.errorClass == .needsInteraction
+            if !(needsPerson && interactive) {
+                do {
+                    _ = try await context.renewer(store, config).renew(id, with: adapter, force: true)
+                    return inbox.post(.renewFinished(id: id, failure: nil))
+                } catch let f as AuthFailure where f.errorClass == .needsInteraction && interactive {
+                    // fall through to an interactive sign-in
+                }
+            }
+            let flow = adapter.profile.flow ?? adapter.capabilities.flows.first { $0 == .device || $0 == .browser } ?? .device
+            let presenter = DeckPresenter(id: id, inbox: inbox)
+            _ = try await SignInCoordinator(store: store, clock: context.clock)
+                .signIn(with: adapter, flow: flow, presenter: presenter, options: SignInOptions(username: stored.account.username))
+            inbox.post(.signInFinished(id: id, failure: nil))
+        } catch let f as AuthFailure {
+            inbox.post(interactive ? .signInFinished(id: id, failure: f.remedy) : .renewFinished(id: id, failure: f.remedy))
+        } catch is CancellationError {
+            inbox.post(.signInFinished(id: id, failure: "cancelled"))
+        } catch let e as CLIError {
+            inbox.post(.renewFinished(id: id, failure: e.message))
+        } catch {
+            inbox.post(.renewFinished(id: id, failure: "\(error)"))
+        }
+    }
+
+    func logout(_ id: String) async {
+        guard let stored = try? store.account(id: id) else { return inbox.post(.loggedOut(id: id, failure: "the account is gone")) }
+        do {
+            if let adapter = try? context.adapter(for: stored.account.providerId, config: config, store: store), adapter.capabilities.serverRevocation {
+                try await adapter.revoke(stored)
+            }
+            try store.delete(accountId: id)
+            try store.append(DeckEvent(at: context.clock.now(), kind: .logout, accountId: id, providerId: stored.account.providerId,
+                                       detail: "signed out from the deck"))
+            inbox.post(.loggedOut(id: id, failure: nil))
+        } catch let f as AuthFailure {
+            inbox.post(.loggedOut(id: id, failure: "could not revoke at the server (\(f.remedy)); nothing was deleted"))
+        } catch {
+            inbox.post(.loggedOut(id: id, failure: "\(error)"))
+        }
+    }
+
+    /// Rows and providers from the store, derived at this instant.
+    func load() throws -> DeckAction {
+        let assessment = try context.assess(store, config)
+        let now = assessment.now
+        let skew = config.statePolicy.clockSkew
+        let kinds = Dictionary(config.providers.map { ($0.id, $0.kind) }, uniquingKeysWith: { a, _ in a })
+        let selected = state.selectedID
+        let rows = try assessment.entries.map { e -> DeckRow in
+            let a = e.stored.account, c = e.stored.credentials
+            var detail = ["provider \(a.providerId)\(kinds[a.providerId].map { " (\($0.label))" } ?? "") · realm \(a.realm ?? "-") · id \(a.id)"]
+            for t in c.accessTokens {
+                detail.append("token \(t.scopes.joined(separator: " ")) — \(ExpiryText.describe(t.expiresAt, now: now, neverExpires: true))\(t.isValid(at: now, skew: skew) ? "" : " (not usable)")")
+            }
+            if let r = c.refreshToken { detail.append("refresh token, generation \(r.generation), obtained \(ExpiryText.ago(r.obtainedAt, now: now))") }
+            for k in c.cookies { detail.append("cookie \(k.name) @\(k.domain) — \(ExpiryText.describe(k.expiresAt, now: now, neverExpires: true))") }
+            if let err = a.lastError { detail.append("last error \(err.code): \(err.remedy) (\(ExpiryText.ago(err.at, now: now)))") }
+            if a.id == selected {
+                for ev in try store.events(since: nil, accountId: a.id, limit: 3).reversed() {
+                    detail.append("\(ExpiryText.ago(ev.at, now: now)): \(ev.kind.rawValue) \(ev.detail)")
+                }
+            }
+            if case .expired(let renewable) = e.state, !renewable,
+               let p = config.provider(a.providerId), let why = ProviderCapabilities.renewalUnavailableReason(p) {
+                detail.append(why)
+            }
+            return DeckRow(id: a.id, providerId: a.providerId, providerKind: kinds[a.providerId], displayName: a.displayName,
+                           username: a.username, realm: a.realm ?? "", state: e.state, expiry: e.expiry,
+                           neverExpires: e.state.isUsable && e.usableUntil == nil, lastUsed: a.lastUsedAt,
+                           renewable: { if case .expired(true) = e.state { return true } else { return false } }(), detail: detail)
+        }
+        let providers = config.providers.map { p -> DeckProvider in
+            let mine = rows.filter { $0.providerId == p.id }
+            return DeckProvider(id: p.id, kind: p.kind, accounts: mine.count, worst: mine.max { $0.severity < $1.severity }?.state)
+        }
+        return .loaded(rows: rows, providers: providers, now: now)
+    }
+}
+
+/// Background results waiting for the loop.
+final class Inbox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var actions: [DeckAction] = []
+    func post(_ a: DeckAction) { lock.withLock { actions.append(a) } }
+    func drain() -> [DeckAction] { lock.withLock { defer { actions.removeAll() }; return actions } }
+}
+
+/// Sign-in prompts shown as the deck's modals.
+struct DeckPresenter: SignInPresenter {
+    let id: String
+    let inbox: Inbox
+    func present(_ prompt: SignInPrompt) async { inbox.post(.signInPrompt(id: id, prompt)) }
+}
+
+import AuthDeckHTTP
+
+/// Opening a URL from the deck (the `o` key on the browser modal).
+enum AuthDeckHTTPBrowser {
+    static func open(_ url: String, environment: [String: String]) -> Bool {
+        BrowserOpener(environment: environment).open(url) != nil
+    }
+}
