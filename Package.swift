@@ -77,6 +77,9 @@ package.targets.append(contentsOf: [
         "AuthDeckOAuth", "AuthDeckHTTP", "AuthDeckCore", "AuthDeckTestSupport",
         .product(name: "Crypto", package: "swift-crypto"), .product(name: "CryptoExtras", package: "swift-crypto"),
     ], swiftSettings: strict),
+    .testTarget(name: "AuthDeckUITests", dependencies: [
+        "AuthDeckUI", "AuthDeckCore", "AuthDeckConfig", "AuthDeckTestSupport",
+    ], swiftSettings: strict),
     .testTarget(name: "AuthDeckProvidersTests", dependencies: [
         "AuthDeckProviders", "AuthDeckStore", "AuthDeckCore", "AuthDeckTestSupport",
     ], swiftSettings: strict),

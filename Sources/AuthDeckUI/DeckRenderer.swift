@@ -47,13 +47,16 @@ public enum DeckRenderer {
         b.fill(x: 0, y: 0, width: b.width, height: 1, role: .header)
         var x = b.put(" authdeck ", x: 0, y: 0, role: .header)
         x = b.put(" \(s.storePath) · \(s.keySource) ", x: x, y: 0, role: .header, maxWidth: max(10, b.width / 2 - x))
+        let clock = String(s.now.iso8601.dropFirst(11))
+        let clockX = b.width - clock.count - 1
         let counts = s.counts
         for key in AccountState.allKeys where (counts[key] ?? 0) > 0 {
             let sample = sampleState(key)
-            x = b.put(" \(g.badge(sample)) \(counts[key]!) \(sample.label)", x: x, y: 0, role: Role.of(sample))
+            let text = " \(g.badge(sample)) \(counts[key]!) \(b.width < 100 ? shortLabel(sample) : sample.label)"
+            guard x + CharacterWidth.of(text) < clockX else { break }
+            x = b.put(text, x: x, y: 0, role: Role.of(sample))
         }
-        let clock = String(s.now.iso8601.dropFirst(11))
-        b.put(clock, x: b.width - clock.count - 1, y: 0, role: .header)
+        b.put(clock, x: clockX, y: 0, role: .header)
         hline(&b, y: 1, x: 0, width: b.width, g)
     }
 
@@ -83,10 +86,21 @@ public enum DeckRenderer {
         for y in l.tableHeaderY..<l.statusY { b.put(String(g.v), x: w - 1, y: y, role: .border) }
     }
 
+    /// A state's label in the table (the detail pane shows the full one).
+    public static func shortLabel(_ s: AccountState) -> String {
+        switch s {
+        case .expiringSoon: return "expiring"
+        case .expired(true): return "expired ↻"
+        case .needsSignIn: return "sign in"
+        default: return s.label
+        }
+    }
+
     /// Column widths for the table, from what fits.
     static func columns(_ width: Int) -> [(String, Int)] {
-        let fixed = [("STATE", 16), ("EXPIRES", 18), ("LAST USED", 12)]
-        let rest = max(30, width - fixed.map(\.1).reduce(0, +) - 2)
+        // Sized for their longest contents: "◐ expiring", "expired 119d 00h ago", "100d 00h ago".
+        let fixed = [("STATE", 14), ("EXPIRES", 21), ("LAST USED", 13)]
+        let rest = max(24, width - fixed.map(\.1).reduce(0, +) - 2)
         let provider = min(14, rest / 5), realm = width >= 110 ? min(20, rest / 5) : 0
         let name = (rest - provider - realm) / 2
         var cols = [("PROVIDER", provider), ("NAME", name), ("USER", rest - provider - realm - name)]
@@ -113,7 +127,8 @@ public enum DeckRenderer {
             var cells: [(String, Role)] = [(row.providerId, .normal), (row.displayName, .normal), (row.username, .normal)]
             if cols.count == 7 { cells.append((row.realm, .dim)) }
             let busy = s.busy[row.id].map { _ in String(g.spinner[s.spinnerPhase % g.spinner.count]) + " " }
-            cells.append(((busy ?? g.badge(row.state) + " ") + row.state.label, busy == nil ? Role.of(row.state) : .accent))
+            let label = shortLabel(row.state)
+            cells.append(((busy ?? g.badge(row.state) + " ") + label, busy == nil ? Role.of(row.state) : .accent))
             cells.append((ExpiryText.describe(row.expiry, now: s.now, neverExpires: row.neverExpires), expiryRole(row, s.now)))
             cells.append((ExpiryText.ago(row.lastUsed, now: s.now), .dim))
             var cx = l.tableX + 1
@@ -158,8 +173,7 @@ public enum DeckRenderer {
     static func helpBar(_ b: inout ScreenBuffer, _ s: DeckState, _ l: DeckLayout) {
         var x = 1
         for binding in Keymap.bindings where binding.inBar {
-            let key = binding.label, help = binding.help.split(separator: ":").first.map(String.init) ?? binding.help
-            let short = String(help.split(separator: " ").prefix(2).joined(separator: " "))
+            let key = binding.label, short = binding.short
             guard x + key.count + short.count + 3 < b.width else { break }
             x = b.put(key, x: x, y: l.helpY, role: .accent)
             x = b.put(" \(short)  ", x: x, y: l.helpY, role: .dim)

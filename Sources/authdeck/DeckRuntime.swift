@@ -157,41 +157,15 @@ final class DeckRuntime: @unchecked Sendable {
         }
     }
 
-    /// Rows and providers from the store, derived at this instant.
+    /// Rows and providers from the store, derived at this instant (the selected account's
+    /// last events included).
     func load() throws -> DeckAction {
         let assessment = try context.assess(store, config)
-        let now = assessment.now
-        let skew = config.statePolicy.clockSkew
-        let kinds = Dictionary(config.providers.map { ($0.id, $0.kind) }, uniquingKeysWith: { a, _ in a })
         let selected = state.selectedID
-        let rows = try assessment.entries.map { e -> DeckRow in
-            let a = e.stored.account, c = e.stored.credentials
-            var detail = ["provider \(a.providerId)\(kinds[a.providerId].map { " (\($0.label))" } ?? "") · realm \(a.realm ?? "-") · id \(a.id)"]
-            for t in c.accessTokens {
-                detail.append("token \(t.scopes.joined(separator: " ")) — \(ExpiryText.describe(t.expiresAt, now: now, neverExpires: true))\(t.isValid(at: now, skew: skew) ? "" : " (not usable)")")
-            }
-            if let r = c.refreshToken { detail.append("refresh token, generation \(r.generation), obtained \(ExpiryText.ago(r.obtainedAt, now: now))") }
-            for k in c.cookies { detail.append("cookie \(k.name) @\(k.domain) — \(ExpiryText.describe(k.expiresAt, now: now, neverExpires: true))") }
-            if let err = a.lastError { detail.append("last error \(err.code): \(err.remedy) (\(ExpiryText.ago(err.at, now: now)))") }
-            if a.id == selected {
-                for ev in try store.events(since: nil, accountId: a.id, limit: 3).reversed() {
-                    detail.append("\(ExpiryText.ago(ev.at, now: now)): \(ev.kind.rawValue) \(ev.detail)")
-                }
-            }
-            if case .expired(let renewable) = e.state, !renewable,
-               let p = config.provider(a.providerId), let why = ProviderCapabilities.renewalUnavailableReason(p) {
-                detail.append(why)
-            }
-            return DeckRow(id: a.id, providerId: a.providerId, providerKind: kinds[a.providerId], displayName: a.displayName,
-                           username: a.username, realm: a.realm ?? "", state: e.state, expiry: e.expiry,
-                           neverExpires: e.state.isUsable && e.usableUntil == nil, lastUsed: a.lastUsedAt,
-                           renewable: { if case .expired(true) = e.state { return true } else { return false } }(), detail: detail)
+        let (rows, providers) = DeckSnapshot.make(assessment, providers: config.providers, skew: config.statePolicy.clockSkew) { id in
+            id == selected ? ((try? self.store.events(since: nil, accountId: id, limit: 3)) ?? []).reversed() : []
         }
-        let providers = config.providers.map { p -> DeckProvider in
-            let mine = rows.filter { $0.providerId == p.id }
-            return DeckProvider(id: p.id, kind: p.kind, accounts: mine.count, worst: mine.max { $0.severity < $1.severity }?.state)
-        }
-        return .loaded(rows: rows, providers: providers, now: now)
+        return .loaded(rows: rows, providers: providers, now: assessment.now)
     }
 }
 

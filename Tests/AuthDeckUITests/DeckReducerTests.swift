@@ -1,0 +1,100 @@
+import Testing
+import AuthDeckCore
+import AuthDeckUI
+
+/// The update function: state and effects compared with `==`, at a fixed instant.
+@Suite struct DeckReducerTests {
+    func press(_ state: inout DeckState, _ keys: Key...) -> [DeckEffect] {
+        keys.flatMap { DeckReducer.reduce(&state, .key($0)) }
+    }
+
+    @Test func movingSelectsTheNextVisibleRow() {
+        var s = DeckTestState.make(width: 120, height: 40)
+        let order = s.visibleRows.map(\.id)
+        #expect(s.selectedID == order[0])
+        #expect(press(&s, .down, .char("j")) == [])
+        #expect(s.selectedID == order[2])
+        _ = press(&s, .up)
+        #expect(s.selectedID == order[1])
+        _ = press(&s, .end)
+        #expect(s.selectedID == order.last)
+    }
+
+    @Test func enterRenewsTheSelectedAccountOnceAndMarksItBusy() {
+        var s = DeckTestState.make(width: 120, height: 40)
+        let id = s.selectedRow!.id
+        #expect(press(&s, .enter) == [.renew(ids: [id], interactiveIfNeeded: true)])
+        #expect(s.busy[id] == "renewing")
+        #expect(press(&s, .char("r")) == [], "no second renewal while one runs")
+        #expect(DeckReducer.reduce(&s, .renewFinished(id: id, failure: nil)) == [.reload])
+        #expect(s.busy[id] == nil && s.message?.hasPrefix("Renewed") == true)
+    }
+
+    @Test func renewAllTakesOnlyWhatCanRenewSilently() {
+        var s = DeckTestState.make(width: 120, height: 40)
+        let effects = press(&s, .char("R"))
+        // expiring (a002), expired with a refresh token (a003, a011); not the Facebook one (no RT).
+        #expect(effects == [.renew(ids: ["work/0000a002", "work/0000a003", "work/0000a011"].sorted(), interactiveIfNeeded: false)]
+                || effects.first.map { if case .renew(let ids, false) = $0 { return Set(ids) == ["work/0000a002", "work/0000a003", "work/0000a011"] } else { return false } } == true)
+    }
+
+    @Test func filterNarrowsAndEscapeClears() {
+        var s = DeckTestState.make(width: 120, height: 40)
+        _ = press(&s, .char("/"), .char("手"), .char("須"))
+        #expect(s.editingFilter && s.visibleRows.map(\.id) == ["work/0000a002"])
+        _ = press(&s, .enter)
+        #expect(!s.editingFilter && s.filter == "手須")
+        _ = press(&s, .char("/"), .escape)
+        #expect(s.filter.isEmpty && s.visibleRows.count == 14)
+    }
+
+    @Test func pruneShowsTheStaleOnesAndYConfirms() {
+        var s = DeckTestState.make(width: 120, height: 40)
+        #expect(press(&s, .char("p")) == [])
+        guard case .prune(let items)? = s.modal else { Issue.record("no prune modal"); return }
+        #expect(Set(items.map(\.id)) == ["gl/0000a007", "prod/0000a008", "work/0000a009", "work/0000a010", "work/0000a013", "legacy/0000a014"])
+        #expect(press(&s, .char("y")) == [.prune(ids: items.map(\.id))])
+        #expect(s.modal == nil)
+        #expect(DeckReducer.reduce(&s, .pruned(count: 6)) == [.reload])
+        #expect(s.message == "Pruned 6 accounts; press u to undo.")
+        #expect(press(&s, .char("u")) == [.undoPrune])
+        // n cancels without an effect.
+        _ = press(&s, .char("p"))
+        #expect(press(&s, .char("n")) == [] && s.modal == nil)
+    }
+
+    @Test func deviceCodePromptOpensAModalThatEscapeCancels() {
+        var s = DeckTestState.make(width: 120, height: 40)
+        let id = s.selectedRow!.id
+        _ = press(&s, .enter)
+        let prompt = SignInPrompt.deviceCode(userCode: "ABCD-1234", verificationURI: "https://example.test/device",
+                                             verificationURIComplete: nil, message: nil, expiresAt: DeckTestState.now + .minutes(15))
+        _ = DeckReducer.reduce(&s, .signInPrompt(id: id, prompt))
+        #expect(s.modal == .deviceCode(id: id, userCode: "ABCD-1234", uri: "https://example.test/device",
+                                       expiresAt: DeckTestState.now + .minutes(15), note: nil))
+        #expect(press(&s, .escape) == [.cancelSignIn(id: id)])
+        #expect(s.modal == nil && s.busy[id] == nil)
+    }
+
+    @Test func logoutAsksFirst() {
+        var s = DeckTestState.make(width: 120, height: 40)
+        let id = s.selectedRow!.id
+        #expect(press(&s, .char("d")) == [])
+        #expect(press(&s, .char("y")) == [.logout(id: id)])
+    }
+
+    @Test func ticksMoveTheClockAndQuitQuits() {
+        var s = DeckTestState.make(width: 120, height: 40)
+        #expect(DeckReducer.reduce(&s, .tick(DeckTestState.now + .seconds(1))) == [])
+        #expect(s.now == DeckTestState.now + .seconds(1))
+        #expect(press(&s, .char("t")) == [] && s.themeName == "monochrome")
+        #expect(press(&s, .char("q")) == [.quit] && s.quitting)
+    }
+
+    @Test func aClickSelectsTheRowUnderIt() {
+        var s = DeckTestState.make(width: 120, height: 40)
+        let layout = DeckLayout(width: 120, height: 40)
+        _ = DeckReducer.reduce(&s, .click(x: layout.tableX + 5, y: layout.firstRowY + 3))
+        #expect(s.selectedID == s.visibleRows[3].id)
+    }
+}
