@@ -158,13 +158,16 @@ public enum DeckRenderer {
 
     static func status(_ b: inout ScreenBuffer, _ s: DeckState, _ l: DeckLayout, _ g: Glyphs) {
         b.fill(x: 0, y: l.statusY, width: b.width, height: 1, role: .status)
-        if s.editingFilter || !s.filter.isEmpty {
-            b.put(" /\(s.filter)\(s.editingFilter ? "█" : "")", x: 0, y: l.statusY, role: .status)
-            return
-        }
         var text = ""
+        if s.editingFilter || !s.filter.isEmpty {
+            text = " /\(s.filter)\(s.editingFilter ? "█" : "")"
+            if s.editingFilter {
+                b.put(text, x: 0, y: l.statusY, role: .status)
+                return
+            }
+        }
         if !s.busy.isEmpty {
-            text = " \(g.spinner[s.spinnerPhase % g.spinner.count]) \(s.busy.count) in progress"
+            text += " \(g.spinner[s.spinnerPhase % g.spinner.count]) \(s.busy.count) in progress"
         }
         if let m = s.message { text += (text.isEmpty ? " " : " · ") + m }
         b.put(text, x: 0, y: l.statusY, role: .status)

@@ -1,0 +1,70 @@
+import Foundation
+
+/// A real terminal for end-to-end tests: a tmux session on its own socket, driven with
+/// send-keys and read with capture-pane, polled with timeouts; the server is killed on release.
+public final class TmuxSession: @unchecked Sendable {
+    let socket: String
+    public let name = "t"
+
+    /// Starts `command` (run by bash) in a `width`×`height` pane with `environment`.
+    public init(width: Int = 120, height: Int = 40, environment: [String: String], command: String) throws {
+        socket = "authdeck-\(UUID().uuidString.prefix(8))"
+        var args = ["new-session", "-d", "-s", name, "-x", String(width), "-y", String(height)]
+        for (k, v) in environment.sorted(by: { $0.key < $1.key }) { args += ["-e", "\(k)=\(v)"] }
+        args += ["bash --norc --noprofile"]
+        try tmux(args)
+        try tmux(["set-option", "-t", name, "status", "off"])
+        try send(literal: command)
+        try send("Enter")
+    }
+
+    deinit { _ = try? tmux(["kill-server"]) }
+
+    /// Runs tmux with no inherited descriptors beyond 0-2: the tmux server it may start lives
+    /// on, and must not hold the pipe Foundation's `Process` watches for our child's exit.
+    @discardableResult
+    func tmux(_ args: [String]) throws -> String {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/bash")
+        p.arguments = ["-c", #"for fd in /proc/self/fd/*; do n=${fd##*/}; [ "$n" -gt 2 ] && eval "exec $n>&-"; done 2>/dev/null; exec /usr/bin/tmux "$@""#,
+                       "tmux", "-L", socket] + args
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = Pipe()
+        try p.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        return text
+    }
+
+    /// Key names as tmux knows them (`Enter`, `Escape`, `Down`, `q`).
+    public func send(_ keys: String...) throws { try tmux(["send-keys", "-t", name] + keys) }
+
+    /// Text typed as is.
+    public func send(literal text: String) throws { try tmux(["send-keys", "-t", name, "-l", text]) }
+
+    public func screen() throws -> String { try tmux(["capture-pane", "-t", name, "-p"]) }
+
+    public func resize(width: Int, height: Int) throws {
+        try tmux(["resize-window", "-t", name, "-x", String(width), "-y", String(height)])
+    }
+
+    public func paneTitle() throws -> String { try tmux(["display-message", "-t", name, "-p", "#{pane_title}"]) }
+
+    /// Polls the screen until `condition` holds; fails with the last screen after `timeout`.
+    @discardableResult
+    public func waitFor(_ what: String, timeout: Double = 15, _ condition: (String) -> Bool) throws -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        var last = ""
+        while Date() < deadline {
+            last = try screen()
+            if condition(last) { return last }
+            usleep(50_000)
+        }
+        throw NSError(domain: "TmuxSession", code: 1, userInfo: [NSLocalizedDescriptionKey: "waited \(Int(timeout)) s for \(what); screen:\n\(last)"])
+    }
+
+    public func waitFor(text: String, timeout: Double = 15) throws -> String {
+        try waitFor("\"\(text)\"", timeout: timeout) { $0.contains(text) }
+    }
+}

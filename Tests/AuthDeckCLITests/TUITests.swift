@@ -1,0 +1,138 @@
+import Testing
+import Foundation
+import AuthDeckCore
+import AuthDeckStore
+import AuthDeckTestSupport
+
+/// The real binary's deck in a real terminal (tmux), read back from the screen.
+@Suite(.serialized) struct TUITests {
+    let home = TempDirectory("authdeck-tui")
+    var environment: [String: String] {
+        ["HOME": home.path, "XDG_DATA_HOME": home.file("data"), "XDG_CONFIG_HOME": home.file("config"),
+         "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TERM": "xterm-256color"]
+    }
+    var binary: String { BinaryRunner(product: "authdeck", environment: [:]).executable }
+
+    func seedFixture(extra: [StoredAccount] = []) throws {
+        let store = try DeckStore.open(StoreLocation.resolve(storeFlag: nil, environment: environment), clock: SystemClock())
+        for stored in DeckFixture(now: SystemClock().now()).accounts + extra { try store.insert(stored) }
+        try FileManager.default.createDirectory(atPath: home.file("config/authdeck"), withIntermediateDirectories: true)
+        try DeckFixture.configTOML.write(toFile: home.file("config/authdeck/config.toml"), atomically: true, encoding: .utf8)
+    }
+
+    func deck() throws -> TmuxSession {
+        let s = try TmuxSession(environment: environment, command: "\(binary); echo EXIT=$?; stty -a | grep -o ' echo ' | head -1")
+        try s.waitFor(text: "PROVIDERS")
+        return s
+    }
+
+    @Test func theDeckShowsEveryAccountAlignedAndQuitRestoresTheTerminal() throws {
+        try seedFixture()
+        let s = try deck()
+        let screen = try s.waitFor(text: "本番 太郎")
+        let lines = screen.split(separator: "\n").map(String.init)
+        func column(_ line: String, _ word: String) -> Int {
+            line.components(separatedBy: word)[0].reduce(0) { $0 + (($1.unicodeScalars.first!.value >= 0x1100) ? 2 : 1) }
+        }
+        let taro = try #require(lines.first { $0.contains("本番 太郎") }), jiro = try #require(lines.first { $0.contains("手須戸 二郎") })
+        #expect(column(taro, "taro@contoso.com") == column(jiro, "jiro@contoso.com"), "wide names keep the columns aligned")
+        #expect(screen.contains("stale") && screen.contains("expired ↻") && screen.contains("sign in"))
+        try s.send("q")
+        let after = try s.waitFor(text: "EXIT=0")
+        #expect(after.contains(" echo "), "echo is back on after quitting")
+        #expect(!after.contains("PROVIDERS"), "the alternate screen is gone")
+    }
+
+    @Test func filterResizeAndAHostileName() throws {
+        let evil = StoredAccount(account: Account(id: "gl/evil0001", providerId: "gl", subject: "evil", username: "evil@example.jp",
+                                                  displayName: "\u{1b}]0;owned\u{07}\u{1b}[2J", createdAt: SystemClock().now(),
+                                                  lastSignInAt: SystemClock().now()))
+        try seedFixture(extra: [evil])
+        let s = try deck()
+        let screen = try s.waitFor(text: "evil@example.jp")
+        #expect(screen.contains("␛]0;owned␇␛[2J"))
+        #expect(try !s.paneTitle().contains("owned"), "the escape sequence changed nothing in the terminal")
+        try s.send("/")
+        try s.send(literal: "jiro")
+        try s.send("Enter")
+        // Wait for the finished filter (its status line without the typing cursor).
+        let filtered = try s.waitFor("the filter /jiro") { $0.split(separator: "\n").contains { $0.hasPrefix(" /jiro") && !$0.contains("█") } }
+        #expect(!filtered.contains("hanako") && filtered.contains("jiro@contoso.com"))
+        try s.resize(width: 50, height: 12)
+        try s.waitFor(text: "Window too small")
+        try s.resize(width: 120, height: 40)
+        try s.waitFor(text: "jiro@contoso.com")
+        try s.send("q")
+        try s.waitFor(text: "EXIT=0")
+    }
+
+    @Test func pruneWithConfirmThenUndo() throws {
+        try seedFixture()
+        let s = try deck()
+        try s.send("p")
+        try s.waitFor(text: "Prune 6 stale accounts?")
+        try s.send("y")
+        try s.waitFor(text: "Pruned 6 accounts; press u to undo.")
+        #expect(try !s.screen().contains("abandoned@example.jp"))
+        try s.send("u")
+        try s.waitFor(text: "Restored 6 accounts.")
+        try s.waitFor(text: "abandoned@example")
+        try s.send("q")
+    }
+
+    /// The seeds' one-key re-sign-in: an expired SharePoint cookie comes back with Enter, and
+    /// an account whose grant was revoked signs in again through the device-code modal.
+    @Test func oneKeyReSignInAgainstTheEmulator() throws {
+        let idp = try EmulatorProcess()
+        try FileManager.default.createDirectory(atPath: home.file("config/authdeck"), withIntermediateDirectories: true)
+        try """
+            clock_skew = "0s"
+            [[provider]]
+            id = "work"
+            kind = "azuread"
+            client_id = "\(EmulatorProcess.publicClient)"
+            flow = "device"
+            endpoints = { authority = "\(idp.url)" }
+            options = { tenant = "\(EmulatorProcess.contoso)", allow_password = true }
+
+            [[provider]]
+            id = "sp-intranet"
+            kind = "sharepoint"
+            options = { site = "contoso.sharepoint.com", site_url = "\(idp.url)", azure_provider = "work" }
+            """.write(toFile: home.file("config/authdeck/config.toml"), atomically: true, encoding: .utf8)
+        var runner = BinaryRunner(product: "authdeck", environment: environment)
+        runner.environment["AUTHDECK_PASSWORD"] = "taro-pass-123"
+        try idp.admin("lifetimes", #"{"cookie":3}"#)
+        #expect(try runner.run(["login", "work", "--password", "--username", "taro@contoso.com"]).status == 0)
+        #expect(try runner.run(["login", "sp-intranet"]).status == 0)
+        let s = try deck()
+        // The 3-second cookie expires on screen; Enter renews it through the Azure AD account.
+        try s.waitFor("the cookie to expire") { $0.contains("SharePoint") && $0.contains("expired ↻") }
+        try idp.admin("lifetimes", #"{"cookie":3600}"#)
+        try s.send("/")
+        try s.send(literal: "sp-intranet")
+        try s.send("Enter")
+        try s.waitFor("the SharePoint row selected") { $0.contains("cookie SPOIDCRL") && $0.split(separator: "\n").contains { $0.hasPrefix(" /sp-intranet") && !$0.contains("█") } }
+        try s.send("Enter")
+        try s.waitFor(text: "Renewed taro@contoso.com.")
+        try s.waitFor("the cookie back") { $0.contains("● signed in") && !$0.contains("expired ↻") }
+        try s.send("Escape")
+        // Revoked at the provider: Enter falls back to an interactive sign-in (device code).
+        try idp.admin("revoke", #"{"username":"taro@contoso.com"}"#)
+        _ = try runner.run(["refresh", "work"])
+        try s.send("/")
+        try s.send(literal: "work")
+        try s.send("Enter")
+        // Its access token still works (so it shows signed in), but its grant is revoked.
+        try s.waitFor("the Azure row selected, its grant revoked") { $0.contains("last error AADSTS70008") }
+        try s.send("Enter")
+        let modal = try s.waitFor(text: "and enter the code:")
+        let lines = modal.split(separator: "\n").map(String.init)
+        let at = try #require(lines.firstIndex { $0.contains("and enter the code:") })
+        let code = try #require(lines[at + 1].split { $0 == " " || $0 == "│" }.map(String.init)
+            .first { $0.count == 9 && $0.allSatisfy { $0.isUppercase || $0.isNumber } })
+        try idp.approve(userCode: code, as: "taro@contoso.com")
+        try s.waitFor(text: "Signed in taro@contoso.com.", timeout: 30)
+        try s.send("q")
+    }
+}
