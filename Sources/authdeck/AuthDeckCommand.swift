@@ -13,7 +13,7 @@ struct AuthDeckCommand: AsyncParsableCommand {
             ACCOUNT is an account id, a username, provider/username, or a unique prefix of either.
             """,
         version: AuthDeckCore.version,
-        subcommands: [DeckCommand.self, StatusCommand.self, ProvidersCommand.self, AccountsCommand.self, LoginCommand.self, RefreshCommand.self, TokenCommand.self, ImportCommand.self, ConfigCommand.self, MSALCommand.self,
+        subcommands: [DeckCommand.self, DemoCommand.self, StatusCommand.self, ProvidersCommand.self, AccountsCommand.self, LoginCommand.self, RefreshCommand.self, TokenCommand.self, ImportCommand.self, ConfigCommand.self, MSALCommand.self,
                       CookiesCommand.self, LogoutCommand.self, PruneCommand.self, EventsCommand.self],
         defaultSubcommand: nil)
 

@@ -135,4 +135,39 @@ import AuthDeckTestSupport
         try s.waitFor(text: "Signed in taro@contoso.com.", timeout: 30)
         try s.send("q")
     }
+
+    /// The acceptance: `authdeck demo` in 120×40 shows every provider kind with live
+    /// countdowns; Enter brings the expired SharePoint cookie back; p, y prune the wrong-tenant
+    /// and failed accounts and u restores them; quitting removes everything it made.
+    @Test func theDemo() throws {
+        let before = Set(try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix("authdeck-demo-") })
+        let s = try TmuxSession(environment: environment, command: "\(binary) demo; echo EXIT=$?")
+        let screen = try s.waitFor("every provider kind", timeout: 60) { screen in
+            ["Azure AD", "SharePoint", "Facebook", "Oracle AM", "OIDC"].allSatisfy(screen.contains)
+        }
+        #expect(screen.contains("Demo: device codes are approved automatically"))
+        let first = try s.screen()
+        try s.waitFor("a countdown to tick") { $0 != first && $0.contains("in 1m") }
+        try s.send("/")
+        try s.send(literal: "sp-intranet")
+        try s.send("Enter")
+        try s.waitFor("the SharePoint row") { $0.contains("cookie SPOIDCRL") && $0.contains("expired ↻") }
+        try s.send("Enter")
+        try s.waitFor(text: "Renewed taro@contoso.com.", timeout: 30)
+        try s.waitFor("the cookie back") { !$0.contains("expired ↻") && $0.contains("● signed in") }
+        try s.send("Escape")
+        try s.send("p")
+        let modal = try s.waitFor(text: "Prune 2 stale accounts?")
+        #expect(modal.contains("wrong tenant") && modal.contains("dev@fabrikam.com") && modal.contains("hanako@contoso.com"))
+        try s.send("y")
+        try s.waitFor(text: "Pruned 2 accounts; press u to undo.")
+        try s.send("u")
+        try s.waitFor(text: "Restored 2 accounts.")
+        let during = Set(try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix("authdeck-demo-") })
+        #expect(during.subtracting(before).count == 1, "the demo made its own temporary directory")
+        try s.send("q")
+        try s.waitFor(text: "EXIT=0")
+        let after = Set(try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix("authdeck-demo-") })
+        #expect(after == before, "the demo's temporary store is removed on exit")
+    }
 }

@@ -1,0 +1,226 @@
+import ArgumentParser
+import Foundation
+import AuthDeckCore
+import AuthDeckStore
+import AuthDeckConfig
+import AuthDeckProviders
+import AuthDeckHTTP
+import AuthDeckTerminal
+import AuthDeckUI
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `authdeck demo`: the whole deck with no network and no real accounts.
+///
+/// Starts `authdeck-idp` on loopback, writes a temporary config with every provider kind
+/// pointed at it, signs accounts in through the real flows so they land in different states
+/// (valid, expiring in minutes, a SharePoint cookie about to expire, a wrong-tenant account,
+/// a sign-in that never completed, a Facebook token near expiry, an OAM account with a
+/// remembered username, a generic OIDC account), and opens the deck on a temporary store.
+/// Device codes are approved automatically after 3 s. Everything is removed on exit.
+struct DemoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo", abstract: "Try the deck against a local emulator: no network, no real accounts.")
+
+    @Flag(name: .long, help: "Seed the demo store and print its paths, without opening the deck (for scripts).") var seedOnly = false
+
+    func run() async throws {
+        guard seedOnly || TerminalProbe.isInteractive else { throw CLIError.usage("the demo needs a terminal (or --seed-only)") }
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("authdeck-demo-\(getpid())").path
+        guard mkdir(dir, 0o700) == 0 else { throw CLIError.failure("\(dir): cannot create the demo directory") }
+        let idp = try DemoEmulator.start()
+        defer {
+            if !seedOnly {
+                idp.stop()
+                try? FileManager.default.removeItem(atPath: dir)
+            }
+        }
+        var env = ProcessInfo.processInfo.environment
+        env["AUTHDECK_STORE"] = dir + "/authdeck.db"
+        env["AUTHDECK_KEY_FILE"] = dir + "/key"
+        env["AUTHDECK_CONFIG"] = dir + "/config.toml"
+        env["BROWSER"] = nil
+        env["AUTHDECK_DEMO_OAM_SECRET"] = "oam-secret"  // the emulator's OAM client secret, not a real one
+        let context = DeckContext(try GlobalOptions.parse([]), environment: env)
+        let config: DeckConfig, store: DeckStore
+        do {
+            try DemoEmulator.config(idp.url).write(toFile: dir + "/config.toml", atomically: true, encoding: .utf8)
+            config = try context.loadConfig()
+            store = try context.openStore()
+            FileHandle.standardError.write(Data("authdeck demo: emulator at \(idp.url); signing the demo accounts in…\n".utf8))
+            try await DemoSeeder(context: context, config: config, store: store, idp: idp).seed()
+        } catch {
+            // Even with --seed-only, a demo that could not be set up leaves nothing behind.
+            idp.stop()
+            try? FileManager.default.removeItem(atPath: dir)
+            throw error
+        }
+        if seedOnly {
+            Output.raw("store \(dir)/authdeck.db\nconfig \(dir)/config.toml\nkey \(dir)/key\nemulator \(idp.url) pid \(idp.pid)\n")
+            return
+        }
+        let approver = Task.detached { await idp.approveDeviceCodes(after: 3) }
+        defer { approver.cancel() }
+        let runtime = DeckRuntime(context: context, config: config, store: store,
+                                  themes: ThemeCatalog.load(environment: env), ascii: !TerminalProbe.localeIsUTF8())
+        runtime.state.message = "Demo: device codes are approved automatically after 3 s. The SharePoint cookie expires soon — press Enter on it."
+        runtime.run(screen: CursesScreen(color: (env["NO_COLOR"] ?? "").isEmpty))
+    }
+}
+
+/// The demo's emulator process and its admin API.
+struct DemoEmulator: Sendable {
+    let url: String
+    let pid: Int32
+
+    static func start() throws -> DemoEmulator {
+        let exe = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("authdeck-idp").path
+        guard FileManager.default.isExecutableFile(atPath: exe) else { throw CLIError.failure("\(exe): authdeck-idp is not installed beside authdeck") }
+        let out = Pipe()
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: exe)
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        var text = ""
+        let handle = out.fileHandleForReading
+        while !text.contains("\n") {
+            let chunk = handle.availableData
+            if chunk.isEmpty { throw CLIError.failure("authdeck-idp did not start") }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        guard let r = text.range(of: "url=") else { throw CLIError.failure("authdeck-idp said: \(text)") }
+        return DemoEmulator(url: String(text[r.upperBound...].prefix { !$0.isWhitespace }), pid: p.processIdentifier)
+    }
+
+    func stop() { kill(pid, SIGTERM) }
+
+    func admin(_ path: String, _ json: String? = nil) async throws -> [UInt8] {
+        let http = CurlHTTPClient(userAgent: "authdeck-demo")
+        let request = json.map { HTTPRequest.json("\(url)/_admin/\(path)", Array($0.utf8)) } ?? HTTPRequest(url: "\(url)/_admin/\(path)")
+        return try await http.send(request).body
+    }
+
+    /// Approves every pending device code as taro@contoso.com, `delay` seconds after it appears.
+    func approveDeviceCodes(after delay: Double) async {
+        var seen: [String: Date] = [:]
+        while !Task.isCancelled {
+            if let body = try? await admin("devices"), let list = try? JSONSerialization.jsonObject(with: Data(body)) as? [[String: Any]] {
+                for item in list {
+                    guard let code = item["user_code"] as? String else { continue }
+                    let first = seen[code] ?? Date()
+                    seen[code] = first
+                    if Date().timeIntervalSince(first) >= delay {
+                        _ = try? await admin("device/approve", #"{"user_code":"\#(code)","username":"taro@contoso.com"}"#)
+                    }
+                }
+            }
+            try? await Task.sleep(nanoseconds: 500_000_000)
+        }
+    }
+
+    static let contoso = "72f988bf-86f1-41af-91ab-2d7cd011db47"
+
+    static func config(_ url: String) -> String {
+        """
+        # authdeck demo: every provider points at the local emulator \(url).
+        [[provider]]
+        id = "work"
+        kind = "azuread"
+        client_id = "04b07795-8ddb-461a-bbee-02f9e1bf7b46"
+        flow = "device"
+        endpoints = { authority = "\(url)" }
+        options = { tenant = "\(contoso)", allow_password = true }
+
+        [[provider]]
+        id = "prod"
+        kind = "azuread"
+        client_id = "04b07795-8ddb-461a-bbee-02f9e1bf7b46"
+        flow = "device"
+        endpoints = { authority = "\(url)" }
+        options = { tenant = "\(contoso)", authority_tenant = "organizations", allow_password = true }
+
+        [[provider]]
+        id = "sp-intranet"
+        kind = "sharepoint"
+        options = { site = "contoso.sharepoint.com", site_url = "\(url)", azure_provider = "work" }
+
+        [[provider]]
+        id = "fb"
+        kind = "facebook"
+        client_id = "1234567890"
+        scopes = ["public_profile", "email"]
+        endpoints = { graph = "\(url)", www = "\(url)" }
+        options = { client_token = "fb-client-token" }
+
+        [[provider]]
+        id = "whitepages"
+        kind = "oam"
+        client_id = "oam-client"
+        client_secret_env = "AUTHDECK_DEMO_OAM_SECRET"
+        flow = "password"
+        endpoints = { base = "\(url)" }
+        options = { preset = "11g-ms", identity_domain = "DefaultDomain", remember_username_allowed = true, remember_username_default = true }
+
+        [[provider]]
+        id = "oidc"
+        kind = "oidc"
+        client_id = "04b07795-8ddb-461a-bbee-02f9e1bf7b46"
+        flow = "device"
+        scopes = ["openid", "profile", "offline_access"]
+        endpoints = { issuer = "\(url)/\(contoso)/v2.0" }
+        options = { allow_password = true }
+        """
+    }
+}
+
+/// Signs the demo accounts in through the real adapters, staging their states with the
+/// emulator's lifetime knobs.
+struct DemoSeeder {
+    let context: DeckContext
+    let config: DeckConfig
+    let store: DeckStore
+    let idp: DemoEmulator
+
+    struct Quiet: SignInPresenter {
+        let idp: DemoEmulator
+        func present(_ prompt: SignInPrompt) async {
+            if case .deviceCode(let code, _, _, _, _) = prompt {
+                _ = try? await idp.admin("device/approve", #"{"user_code":"\#(code)","username":"taro@contoso.com"}"#)
+            }
+        }
+    }
+
+    func signIn(_ provider: String, _ flow: SignInFlow, _ user: String?, _ password: String?) async throws {
+        let adapter = try context.adapter(for: provider, config: config, store: store)
+        if adapter.profile.kind == .oam, let user, let password {
+            _ = try await OAMLoginService(adapter: adapter, store: store, clock: context.clock)
+                .signIn(mode: .online, username: user, password: Secret(password), usedStoredPassword: false, remember: nil, presenter: Quiet(idp: idp))
+            return
+        }
+        _ = try await SignInCoordinator(store: store, clock: context.clock).signIn(
+            with: adapter, flow: flow, presenter: Quiet(idp: idp),
+            options: SignInOptions(username: user, password: password.map(Secret.init), openBrowser: false))
+    }
+
+    func seed() async throws {
+        try await signIn("work", .password, "taro@contoso.com", "taro-pass-123")
+        _ = try await idp.admin("lifetimes", #"{"access_token":120}"#)
+        try await signIn("work", .password, "jiro@contoso.com", "jiro-pass-123")     // expiring in 2 minutes
+        _ = try await idp.admin("lifetimes", #"{"access_token":3600,"cookie":20}"#)
+        try await signIn("sp-intranet", .device, "taro@contoso.com", nil)            // a cookie that expires in 20 s
+        _ = try await idp.admin("lifetimes", #"{"cookie":18000}"#)
+        try await signIn("prod", .password, "dev@fabrikam.com", "dev-pass-123")      // the wrong tenant
+        _ = try await idp.admin("facebook/lifetimes", #"{"short":420}"#)
+        try await signIn("fb", .device, nil, nil)                                    // near expiry
+        try await signIn("whitepages", .password, "jiro@contoso.com", "jiro-pass-123")
+        try await signIn("oidc", .password, "taro@contoso.com", "taro-pass-123")
+        // A sign-in that never completed (two hours ago): what prune is for.
+        let now = context.clock.now()
+        try store.insert(StoredAccount(account: Account(id: Account.makeID(provider: "oidc"), providerId: "oidc", subject: "abandoned",
+                                                        username: "hanako@contoso.com", displayName: "", createdAt: now - .hours(2),
+                                                        lastError: AccountError(errorClass: .declined, code: "access_denied",
+                                                                                remedy: "the sign-in was declined", at: now - .hours(2)))))
+    }
+}
