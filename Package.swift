@@ -67,7 +67,7 @@ let package = Package(
             "AuthDeckCore", "AuthDeckStore", "AuthDeckConfig", "AuthDeckTestSupport",
         ], swiftSettings: strict),
         .testTarget(name: "AuthDeckCLITests", dependencies: [
-            "AuthDeckCore", "AuthDeckStore", "AuthDeckTestSupport",
+            "AuthDeckCore", "AuthDeckStore", "AuthDeckTestSupport", "AuthDeckUI",
         ], swiftSettings: strict),
     ]
 )

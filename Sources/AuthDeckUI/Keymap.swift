@@ -19,9 +19,10 @@ public enum Keymap {
     }
 
     public static let bindings: [Binding] = [
-        Binding(keys: [.up, .char("k")], label: "↑/k", help: "move up", inBar: false),
-        Binding(keys: [.down, .char("j")], label: "↓/j", help: "move down", inBar: false),
-        Binding(keys: [.tab, .backTab], label: "Tab", help: "switch between providers and accounts", inBar: false),
+        Binding(keys: [.up, .char("k"), .down, .char("j")], label: "↑/k, ↓/j",
+                help: "move up and down (PgUp, PgDn, Home, End too); a mouse click selects a row", inBar: false),
+        Binding(keys: [.tab, .backTab], label: "Tab",
+                help: "switch between the providers and accounts panes (Enter on a provider filters by it)", inBar: false),
         Binding(keys: [.enter, .char("r")], label: "Enter/r", help: "re-sign-in: renew silently, else sign in (device code or browser)", inBar: true, short: "re-sign-in"),
         Binding(keys: [.char("R")], label: "R", help: "renew every expired or expiring account", inBar: true, short: "renew all"),
         Binding(keys: [.char("/")], label: "/", help: "filter accounts (Esc clears)", inBar: true, short: "filter"),

@@ -1,5 +1,6 @@
 import Testing
 import Foundation
+import AuthDeckUI
 
 /// The man page renders with man(1) and documents every command the binary has.
 @Suite struct ManPageTests {
@@ -20,7 +21,12 @@ import Foundation
         for heading in ["SYNOPSIS", "COMMANDS", "OPTIONS", "FILES", "ENVIRONMENT", "EXIT STATUS"] {
             #expect(text.contains(heading), "\(heading)")
         }
-        for command in ["status", "providers", "accounts", "login", "refresh", "token", "cookies", "logout", "prune", "events"] {
+        // The KEYS section lists every binding of the deck's one keymap table, word for word.
+        let raw = try String(contentsOfFile: page, encoding: .utf8)
+        for binding in Keymap.bindings {
+            #expect(raw.contains(".B \(binding.label)\n\(binding.help)\n"), "KEYS: \(binding.label)")
+        }
+        for command in ["deck", "demo", "status", "providers", "accounts", "login", "refresh", "token", "cookies", "logout", "prune", "events", "msal inspect", "msal prune", "import msal", "import cookies", "import cert", "config import-url"] {
             #expect(text.contains("authdeck \(command)"), "\(command)")
         }
     }
