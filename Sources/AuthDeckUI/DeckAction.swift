@@ -29,7 +29,8 @@ public enum DeckEffect: Equatable, Sendable {
     case renew(ids: [String], interactiveIfNeeded: Bool)
     case prune(ids: [String])
     case undoPrune
-    case logout(id: String)
+    case logout(id: String, clearRegistration: Bool)
+    case signIn(provider: String)
     case cancelSignIn(id: String)
     case openURL(String)
     case quit

@@ -42,6 +42,11 @@ public enum DeckReducer {
         case let .signInFinished(id, failure):
             state.busy.removeValue(forKey: id)
             if isSignInModal(state.modal) { state.modal = nil }
+            if id.hasPrefix("new:") {
+                let provider = String(id.dropFirst(4))
+                state.message = failure.map { "\(provider): \($0)" } ?? "Added an account to \(provider)."
+                return [.reload]
+            }
             let name = state.rows.first { $0.id == id }?.username ?? id
             state.message = failure.map { "\(name): \($0)" } ?? "Signed in \(name)."
             return [.reload]
@@ -134,7 +139,15 @@ public enum DeckReducer {
             if items.isEmpty { state.message = "Nothing to prune." } else { state.modal = .prune(items) }
         case .char("u"): return [.undoPrune]
         case .char("d"):
-            if let row = state.selectedRow { state.modal = .confirmLogout(id: row.id, username: row.username) }
+            if let row = state.selectedRow {
+                state.modal = .confirmLogout(id: row.id, username: row.username, offersClearRegistration: row.providerKind == .oam)
+            }
+        case .char("a"):
+            if state.providers.isEmpty {
+                state.message = "No providers are configured: add [[provider]] tables to config.toml."
+            } else {
+                state.modal = .addAccount(providers: state.providers.map(\.id), selected: 0)
+            }
         case .char("t"):
             if let i = state.themeNames.firstIndex(of: state.themeName), !state.themeNames.isEmpty {
                 state.themeName = state.themeNames[(i + 1) % state.themeNames.count]
@@ -159,13 +172,26 @@ public enum DeckReducer {
                 return [.prune(ids: items.map(\.id))]
             }
             if key == .char("n") || key == .escape || key == .char("q") { state.modal = nil }
-        case .confirmLogout(let id, _):
-            if key == .char("y") {
+        case .confirmLogout(let id, _, let offersClear):
+            if key == .char("y") || (offersClear && key == .char("c")) {
                 state.modal = nil
                 state.busy[id] = "signing out"
-                return [.logout(id: id)]
+                return [.logout(id: id, clearRegistration: key == .char("c"))]
             }
             if key == .char("n") || key == .escape || key == .char("q") { state.modal = nil }
+        case .addAccount(let providers, let selected):
+            switch key {
+            case .up, .char("k"): state.modal = .addAccount(providers: providers, selected: max(0, selected - 1))
+            case .down, .char("j"): state.modal = .addAccount(providers: providers, selected: min(providers.count - 1, selected + 1))
+            case .enter:
+                state.modal = nil
+                let provider = providers[selected]
+                state.busy["new:" + provider] = "signing in"
+                state.message = "Signing in to \(provider)…"
+                return [.signIn(provider: provider)]
+            case .escape, .char("q"): state.modal = nil
+            default: break
+            }
         case .deviceCode(let id, _, _, _, _), .browser(let id, _):
             if key == .escape {
                 state.modal = nil

@@ -207,8 +207,15 @@ public enum DeckRenderer {
             box(&b, title: "Prune \(items.count) stale account\(items.count == 1 ? "" : "s")?",
                 lines: items.map { ("\($0.username) — \($0.reason)", .stale) }
                     + [("", .modal), ("They go to a quarantine for 30 days (u restores).", .dim), ("y prune · n cancel", .accent)], g)
-        case .confirmLogout(_, let user):
-            box(&b, title: "Sign out?", lines: [("Sign out \(user) and delete its credentials?", .modal), ("y sign out · n cancel", .accent)], g)
+        case .confirmLogout(_, let user, let offersClear):
+            box(&b, title: "Sign out?", lines: [("Sign out \(user) and delete its credentials?", .modal)]
+                + (offersClear ? [("The username and preferences are kept unless you clear the registration.", .dim),
+                                  ("y sign out · c sign out and clear the registration · n cancel", .accent)]
+                               : [("y sign out · n cancel", .accent)]), g)
+        case .addAccount(let providers, let selected):
+            box(&b, title: "Add an account", lines: providers.enumerated().map { i, p in
+                (i == selected ? "▸ \(p)" : "  \(p)", i == selected ? Role.accent : Role.modal)
+            } + [("", .modal), ("Enter signs in with the provider's flow · Esc cancels", .dim)], g)
         case let .deviceCode(_, code, uri, expiresAt, note):
             var lines: [(String, Role)] = [("Open this page on any device:", .modal), (uri, .accent), ("", .modal),
                                            ("and enter the code:", .modal), ("   \(code)", .header), ("", .modal),

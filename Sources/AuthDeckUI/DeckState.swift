@@ -9,7 +9,8 @@ public struct DeckState: Equatable, Sendable {
     public enum Modal: Equatable, Sendable {
         case help
         case prune([StaleItem])
-        case confirmLogout(id: String, username: String)
+        case confirmLogout(id: String, username: String, offersClearRegistration: Bool)
+        case addAccount(providers: [String], selected: Int)
         case deviceCode(id: String, userCode: String, uri: String, expiresAt: Instant, note: String?)
         case browser(id: String, url: String)
     }

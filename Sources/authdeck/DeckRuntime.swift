@@ -92,8 +92,10 @@ final class DeckRuntime: @unchecked Sendable {
             } catch { dispatch(.failed("\(error)")) }
         case .undoPrune:
             do { dispatch(.restored(count: try store.restore(ids: nil).count)) } catch { dispatch(.failed("\(error)")) }
-        case .logout(let id):
-            start(id) { await self.logout(id) }
+        case let .logout(id, clear):
+            start(id) { await self.logout(id, clearRegistration: clear) }
+        case .signIn(let provider):
+            start("new:" + provider) { await self.add(provider) }
         case .cancelSignIn(let id):
             tasks[id]?.cancel()
             tasks[id] = nil
@@ -140,11 +142,37 @@ final class DeckRuntime: @unchecked Sendable {
         }
     }
 
-    func logout(_ id: String) async {
+    /// A new account: the provider's flow (device or browser; password flows need the CLI,
+    /// which can ask for a password without echo).
+    func add(_ provider: String) async {
+        let key = "new:" + provider
+        do {
+            let adapter = try context.adapter(for: provider, config: config, store: store)
+            let flows = adapter.capabilities.flows
+            guard let flow = [adapter.profile.flow, .device, .browser].compactMap({ $0 }).first(where: { flows.contains($0) && ($0 == .device || $0 == .browser) })
+                    ?? (adapter.profile.kind == .sharepoint ? .device : nil) else {
+                return inbox.post(.signInFinished(id: key, failure: "\(provider) signs in with a password: run `authdeck login \(provider) --password`"))
+            }
+            _ = try await SignInCoordinator(store: store, clock: context.clock)
+                .signIn(with: adapter, flow: flow, presenter: DeckPresenter(id: key, inbox: inbox), options: SignInOptions())
+            inbox.post(.signInFinished(id: key, failure: nil))
+        } catch let f as AuthFailure {
+            inbox.post(.signInFinished(id: key, failure: f.remedy))
+        } catch {
+            inbox.post(.signInFinished(id: key, failure: "\(error)"))
+        }
+    }
+
+    func logout(_ id: String, clearRegistration: Bool) async {
         guard let stored = try? store.account(id: id) else { return inbox.post(.loggedOut(id: id, failure: "the account is gone")) }
         do {
-            if let adapter = try? context.adapter(for: stored.account.providerId, config: config, store: store), adapter.capabilities.serverRevocation {
+            let adapter = try? context.adapter(for: stored.account.providerId, config: config, store: store)
+            if let adapter, adapter.capabilities.serverRevocation {
                 try await adapter.revoke(stored)
+            }
+            if let adapter, adapter.profile.kind == .oam {
+                _ = try OAMLoginService(adapter: adapter, store: store, clock: context.clock).logout(stored, clearRegistration: clearRegistration)
+                return inbox.post(.loggedOut(id: id, failure: nil))
             }
             try store.delete(accountId: id)
             try store.append(DeckEvent(at: context.clock.now(), kind: .logout, accountId: id, providerId: stored.account.providerId,

@@ -163,6 +163,15 @@ import AuthDeckTestSupport
         try s.waitFor(text: "Pruned 2 accounts; press u to undo.")
         try s.send("u")
         try s.waitFor(text: "Restored 2 accounts.")
+        // a: add an account — pick the generic OIDC provider; its device code is shown in a
+        // window and the demo approves it after 3 s.
+        try s.send("a")
+        try s.waitFor(text: "Add an account")
+        for _ in 0..<5 { try s.send("Down") }
+        try s.waitFor(text: "▸ oidc")
+        try s.send("Enter")
+        try s.waitFor(text: "and enter the code:", timeout: 30)
+        try s.waitFor(text: "Added an account to oidc.", timeout: 30)
         let during = Set(try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix("authdeck-demo-") })
         #expect(during.subtracting(before).count == 1, "the demo made its own temporary directory")
         try s.send("q")

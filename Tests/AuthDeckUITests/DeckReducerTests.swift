@@ -80,7 +80,19 @@ import AuthDeckUI
         var s = DeckTestState.make(width: 120, height: 40)
         let id = s.selectedRow!.id
         #expect(press(&s, .char("d")) == [])
-        #expect(press(&s, .char("y")) == [.logout(id: id)])
+        #expect(press(&s, .char("c")) == [], "clearing the registration is offered for OAM accounts only")
+        #expect(press(&s, .char("y")) == [.logout(id: id, clearRegistration: false)])
+    }
+
+    @Test func addPicksAProviderThenSignsIn() {
+        var s = DeckTestState.make(width: 120, height: 40)
+        #expect(press(&s, .char("a")) == [])
+        #expect(s.modal == .addAccount(providers: ["work", "prod", "sp", "fb", "gl"], selected: 0))
+        #expect(press(&s, .down, .down, .up, .down) == [])
+        #expect(press(&s, .enter) == [.signIn(provider: "sp")])
+        #expect(s.modal == nil && s.busy["new:sp"] == "signing in")
+        #expect(DeckReducer.reduce(&s, .signInFinished(id: "new:sp", failure: nil)) == [.reload])
+        #expect(s.busy.isEmpty && s.message == "Added an account to sp.")
     }
 
     @Test func ticksMoveTheClockAndQuitQuits() {
