@@ -1,6 +1,7 @@
 import Foundation
 import TOMLKit
 import AuthDeckCore
+import AuthDeckUI
 
 /// Reads and validates config.toml into a `DeckConfig`.
 ///
@@ -35,7 +36,17 @@ public enum ConfigLoader {
         }
         var config = DeckConfig(path: path, fileExists: true)
         let top = TableReader(table: root, path: path, location: nil)
-        try top.rejectUnknown(["expiring_soon", "clock_skew", "prune", "provider"])
+        try top.rejectUnknown(["expiring_soon", "clock_skew", "prune", "provider", "keys"])
+        if let keys = try top.table("keys", location: "[keys]") {
+            try keys.rejectUnknown(Keymap.actionNames)
+            for action in Keymap.actionNames {
+                guard let text = try keys.string(action) else { continue }
+                guard Keymap.key(named: text) != nil else {
+                    throw keys.fail("\"\(action)\" must be one character or enter, tab, escape, up, down, left, right, pageup, pagedown, home, end, backspace (found \"\(text)\")")
+                }
+                config.keys[action] = text
+            }
+        }
         if let v = try top.duration("expiring_soon") { config.statePolicy.expiringSoonWindow = v }
         if let v = try top.duration("clock_skew") { config.statePolicy.clockSkew = v }
         if let prune = try top.table("prune", location: "[prune]") {

@@ -9,6 +9,8 @@ public struct DeckConfig: Equatable, Sendable {
     public var statePolicy: StatePolicy
     public var pruneSettings: PruneSettings
     public var providers: [ProviderProfile]
+    /// `[keys]`: deck action name → the key the user wants for it.
+    public var keys: [String: String] = [:]
 
     public init(path: String, fileExists: Bool, statePolicy: StatePolicy = .standard,
                 pruneSettings: PruneSettings = .standard, providers: [ProviderProfile] = []) {

@@ -176,7 +176,7 @@ public enum DeckRenderer {
     static func helpBar(_ b: inout ScreenBuffer, _ s: DeckState, _ l: DeckLayout) {
         var x = 1
         for binding in Keymap.bindings where binding.inBar {
-            let key = binding.label, short = binding.short
+            let key = s.keyLabels[binding.action].map { "\($0)/" + binding.label } ?? binding.label, short = binding.short
             guard x + key.count + short.count + 3 < b.width else { break }
             x = b.put(key, x: x, y: l.helpY, role: .accent)
             x = b.put(" \(short)  ", x: x, y: l.helpY, role: .dim)
@@ -201,7 +201,10 @@ public enum DeckRenderer {
     static func modal(_ b: inout ScreenBuffer, _ m: DeckState.Modal, _ s: DeckState, _ g: Glyphs) {
         switch m {
         case .help:
-            box(&b, title: "Keys", lines: Keymap.bindings.map { ($0.label + String(repeating: " ", count: max(1, 10 - $0.label.count)) + $0.help, .modal) }
+            box(&b, title: "Keys", lines: Keymap.bindings.map { binding in
+                let label = s.keyLabels[binding.action].map { "\($0)/" + binding.label } ?? binding.label
+                return (label + String(repeating: " ", count: max(1, 10 - label.count)) + binding.help, .modal)
+            }
                 + [("", .modal), ("Press any key to close.", .dim)], g)
         case .prune(let items):
             box(&b, title: "Prune \(items.count) stale account\(items.count == 1 ? "" : "s")?",

@@ -44,6 +44,8 @@ public struct DeckState: Equatable, Sendable {
     public var width = 80
     public var height = 24
     public var selectedProvider = 0
+    /// The user's key labels by action (from `[keys]` in config.toml), for help texts.
+    public var keyLabels: [String: String] = [:]
 
     public init(now: Instant, storePath: String, keySource: String, themeName: String = "default", themeNames: [String] = ["default"]) {
         self.now = now

@@ -18,6 +18,8 @@ final class DeckRuntime: @unchecked Sendable {
     /// Results of background work, drained by the loop.
     private let inbox = Inbox()
     private var tasks: [String: Task<Void, Never>] = [:]
+    /// User key → the default key of the same action (`[keys]` in config.toml).
+    private var remap: [Key: Key] = [:]
 
     init(context: DeckContext, config: DeckConfig, store: DeckStore, themes: [Theme], ascii: Bool) {
         self.context = context
@@ -27,6 +29,7 @@ final class DeckRuntime: @unchecked Sendable {
         self.glyphs = ascii ? .plain : .unicode
         state = DeckState(now: context.clock.now(), storePath: store.location.databasePath, keySource: store.keySource,
                           themeName: themes.first?.name ?? "default", themeNames: themes.map(\.name))
+        (remap, state.keyLabels) = Keymap.remap(config.keys.compactMapValues(Keymap.key(named:)))
     }
 
     func run(screen: CursesScreen) {
@@ -46,7 +49,7 @@ final class DeckRuntime: @unchecked Sendable {
                 trace.write(Data(String(format: "frame %.3f ms\n", ms).utf8))
             }
             switch screen.read(milliseconds: 200) {
-            case .key(let k)?: dispatch(.key(k))
+            case .key(let k)?: dispatch(.key(state.modal == nil && !state.editingFilter ? remap[k] ?? k : k))
             case .resize(let w, let h)?: dispatch(.resize(width: w, height: h))
             case .click(let x, let y)?: dispatch(.click(x: x, y: y))
             case nil: break

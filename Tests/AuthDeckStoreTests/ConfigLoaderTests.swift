@@ -54,7 +54,7 @@ import AuthDeckTestSupport
         ("provider = \"work\"",
          "/home/u/.config/authdeck/config.toml: \"provider\" must be an array of tables: write each one as [[provider]]"),
         ("thme = \"dark\"",
-         "/home/u/.config/authdeck/config.toml: unknown key \"thme\"; known keys: expiring_soon, clock_skew, prune, provider"),
+         "/home/u/.config/authdeck/config.toml: unknown key \"thme\"; known keys: expiring_soon, clock_skew, prune, provider, keys"),
     ])
     func mistakesAreWorded(toml: String, expected: String) {
         #expect(message(toml) == expected)
@@ -63,6 +63,13 @@ import AuthDeckTestSupport
     @Test func syntaxErrorsCarryLineAndColumn() {
         let m = message("[[provider]]\nid = \"a\"\nkind = ")
         #expect(m.hasPrefix("/home/u/.config/authdeck/config.toml: line 3, column"))
+    }
+
+    @Test func keyOverridesAreReadAndChecked() throws {
+        let config = try ConfigLoader.parse("[keys]\nrenew = \"e\"\nquit = \"escape\"\n", path: "c")
+        #expect(config.keys == ["renew": "e", "quit": "escape"])
+        #expect(message("[keys]\nrenw = \"e\"") == "/home/u/.config/authdeck/config.toml: [keys]: unknown key \"renw\" (did you mean \"renew\"?)")
+        #expect(message("[keys]\nrenew = \"ctrl-e\"").hasPrefix("/home/u/.config/authdeck/config.toml: [keys]: \"renew\" must be one character or enter"))
     }
 
     @Test func unusedAfterCanBeOff() throws {

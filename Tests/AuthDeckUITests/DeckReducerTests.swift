@@ -103,6 +103,15 @@ import AuthDeckUI
         #expect(press(&s, .char("q")) == [.quit] && s.quitting)
     }
 
+    @Test func userKeysAliasActionsAndShowInTheHelp() {
+        let (keys, labels) = Keymap.remap(["renew": .char("e"), "quit": .escape])
+        #expect(keys == [.char("e"): .enter, .escape: .char("q")])
+        var s = DeckTestState.make(width: 120, height: 40)
+        s.keyLabels = labels
+        let bar = DeckRenderer.render(s).line(39)
+        #expect(bar.contains("e/Enter/r re-sign-in") && bar.contains("Esc/q quit"), "\(bar)")
+    }
+
     @Test func aClickSelectsTheRowUnderIt() {
         var s = DeckTestState.make(width: 120, height: 40)
         let layout = DeckLayout(width: 120, height: 40)
