@@ -64,6 +64,7 @@ public final class TmuxSession: @unchecked Sendable {
         throw NSError(domain: "TmuxSession", code: 1, userInfo: [NSLocalizedDescriptionKey: "waited \(Int(timeout)) s for \(what); screen:\n\(last)"])
     }
 
+    @discardableResult
     public func waitFor(text: String, timeout: Double = 15) throws -> String {
         try waitFor("\"\(text)\"", timeout: timeout) { $0.contains(text) }
     }

@@ -25,10 +25,10 @@ struct AuthDeckCommand: AsyncParsableCommand {
         if let store = global.store { args += ["--store", store] }
         if let config = global.config { args += ["--config", config] }
         if TerminalProbe.isInteractive {
-            var deck = try DeckCommand.parse(args)
+            let deck = try DeckCommand.parse(args)
             try await deck.run()
         } else {
-            var status = try StatusCommand.parse(args)
+            let status = try StatusCommand.parse(args)
             try await status.run()
         }
     }

@@ -69,7 +69,7 @@ final class DeckRuntime: @unchecked Sendable {
     }
 
     static func create(_ path: String) -> FileHandle? {
-        FileManager.default.createFile(atPath: path, contents: nil)
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
         return FileHandle(forWritingAtPath: path)
     }
 

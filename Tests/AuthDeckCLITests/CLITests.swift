@@ -215,7 +215,7 @@ import AuthDeckTestSupport
         #expect(try String(contentsOfFile: keyPath, encoding: .utf8) == "authdeck-key-v1:short")
         #expect(FileManager.default.contents(atPath: storePath) == store)
         try FileManager.default.removeItem(atPath: keyPath)
-        FileManager.default.createFile(atPath: keyPath, contents: key)
+        _ = FileManager.default.createFile(atPath: keyPath, contents: key)
         #expect(try run("accounts").status == 0)
     }
 

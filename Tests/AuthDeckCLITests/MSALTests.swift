@@ -151,7 +151,7 @@ struct MSALTests {
     @Test func badInputIsNamedAndLeftUntouched() throws {
         func check(_ name: String, _ contents: Data?, expect message: String) throws {
             let path = home.file(name)
-            if let contents { FileManager.default.createFile(atPath: path, contents: contents) }
+            if let contents { _ = FileManager.default.createFile(atPath: path, contents: contents) }
             let before = try? Data(contentsOf: URL(fileURLWithPath: path))
             let r = try run("msal", "prune", path, "--keep", "nobody")
             #expect(r.status == 1, "\(name)")
@@ -164,7 +164,7 @@ struct MSALTests {
         try check("truncated.json", whole.prefix(whole.count / 2), expect: "not valid JSON (truncated or damaged?)")
         try check("shape.json", Data(#"{"Account":[1]}"#.utf8), expect: "section \"Account\" is not an object of entries")
         // A 100 MB file (sparse: no disk is spent).
-        FileManager.default.createFile(atPath: home.file("huge.json"), contents: nil)
+        _ = FileManager.default.createFile(atPath: home.file("huge.json"), contents: nil)
         let h = try FileHandle(forWritingTo: URL(fileURLWithPath: home.file("huge.json")))
         try h.truncate(atOffset: 100 << 20)
         try h.close()

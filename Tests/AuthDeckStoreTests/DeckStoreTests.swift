@@ -142,7 +142,7 @@ import AuthDeckTestSupport
         let loc = location(dir)
         try FileManager.default.createDirectory(atPath: dir.file("data"), withIntermediateDirectories: true)
         let garbage = Data("this is not a database, it is a shopping list\n".utf8)
-        FileManager.default.createFile(atPath: loc.databasePath, contents: garbage)
+        _ = FileManager.default.createFile(atPath: loc.databasePath, contents: garbage)
         #expect(throws: StoreError.notADatabase(path: loc.databasePath, detail: "not an SQLite database")) {
             try DeckStore.open(loc, clock: clock)
         }
@@ -175,7 +175,7 @@ import AuthDeckTestSupport
         #expect(damaged.count > 8192)
         // Keep the header (so it still looks like ours) and wreck the schema pages.
         for i in 100..<min(damaged.count, 40_000) { damaged[i] = UInt8(truncatingIfNeeded: i &* 31) }
-        FileManager.default.createFile(atPath: loc.databasePath, contents: damaged)
+        _ = FileManager.default.createFile(atPath: loc.databasePath, contents: damaged)
         try? FileManager.default.removeItem(atPath: loc.databasePath + "-wal")
         try? FileManager.default.removeItem(atPath: loc.databasePath + "-shm")
         #expect(throws: StoreError.self) { try DeckStore.open(loc, clock: clock) }
@@ -194,7 +194,7 @@ import AuthDeckTestSupport
         #expect(throws: StoreError.self) { try DeckStore.open(loc, clock: clock) }
         #expect(!FileManager.default.fileExists(atPath: loc.keyFilePath), "a missing key must not be silently re-created")
         // Garbage.
-        FileManager.default.createFile(atPath: loc.keyFilePath, contents: Data("garbage".utf8))
+        _ = FileManager.default.createFile(atPath: loc.keyFilePath, contents: Data("garbage".utf8))
         do {
             _ = try DeckStore.open(loc, clock: clock)
             Issue.record("opened with a garbage key")
@@ -212,13 +212,13 @@ import AuthDeckTestSupport
         // may checkpoint its WAL; the content stays the same (the right key opens it below).
         let other = TempDirectory()
         _ = try DeckStore.open(location(other), clock: clock)
-        FileManager.default.createFile(atPath: loc.keyFilePath, contents: bytes(location(other).keyFilePath))
+        _ = FileManager.default.createFile(atPath: loc.keyFilePath, contents: bytes(location(other).keyFilePath))
         #expect(throws: StoreError.keyMismatch(keyPath: loc.keyFilePath, storePath: loc.databasePath)) {
             try DeckStore.open(loc, clock: clock)
         }
         // The right key still opens it.
         try FileManager.default.removeItem(atPath: loc.keyFilePath)
-        FileManager.default.createFile(atPath: loc.keyFilePath, contents: goodKey)
+        _ = FileManager.default.createFile(atPath: loc.keyFilePath, contents: goodKey)
         _ = try DeckStore.open(loc, clock: clock)
     }
 
