@@ -78,7 +78,7 @@ package.targets.append(contentsOf: [
         .product(name: "Crypto", package: "swift-crypto"), .product(name: "CryptoExtras", package: "swift-crypto"),
     ], swiftSettings: strict),
     .testTarget(name: "AuthDeckUITests", dependencies: [
-        "AuthDeckUI", "AuthDeckCore", "AuthDeckConfig", "AuthDeckTestSupport",
+        "AuthDeckUI", "AuthDeckCore", "AuthDeckConfig", "AuthDeckTerminal", "AuthDeckTestSupport",
     ], swiftSettings: strict),
     .testTarget(name: "AuthDeckProvidersTests", dependencies: [
         "AuthDeckProviders", "AuthDeckStore", "AuthDeckCore", "AuthDeckTestSupport",

@@ -14,6 +14,8 @@ public enum DeckAction: Equatable, Sendable {
     case failed(String)
     case click(x: Int, y: Int)
     case resize(width: Int, height: Int)
+    /// The QR code of a verification URL, encoded by the runtime.
+    case qrCode(uri: String, QRMatrix)
 }
 
 /// A key as the deck understands it (the terminal backend decodes curses codes into these).
@@ -33,5 +35,8 @@ public enum DeckEffect: Equatable, Sendable {
     case signIn(provider: String)
     case cancelSignIn(id: String)
     case openURL(String)
+    /// Encode a verification URL as a QR code (answered by `.qrCode`, or not at all when
+    /// libqrencode is missing).
+    case encodeQR(String)
     case quit
 }

@@ -29,6 +29,7 @@ public enum DeckReducer {
             switch prompt {
             case let .deviceCode(userCode, uri, complete, _, expiresAt):
                 state.modal = .deviceCode(id: id, userCode: userCode, uri: complete ?? uri, expiresAt: expiresAt, note: nil)
+                if state.qrURI != complete ?? uri { return [.encodeQR(complete ?? uri)] }
             case let .browser(url, _):
                 state.modal = .browser(id: id, url: url)
             case .notice(let text):
@@ -60,6 +61,10 @@ public enum DeckReducer {
             state.busy.removeValue(forKey: id)
             state.message = failure ?? "Signed out."
             return [.reload]
+        case let .qrCode(uri, matrix):
+            state.qrURI = uri
+            state.qrMatrix = matrix
+            return []
         case .failed(let text):
             state.message = TerminalText.inert(text)
             return []

@@ -79,7 +79,10 @@ public enum DeckRenderer {
             guard y < l.statusY - 1 else { break }
             let badge = p.worst.map(g.badge) ?? " "
             b.put(" \(badge) ", x: 0, y: y, role: p.worst.map(Role.of) ?? .dim)
-            b.put("\(p.id) (\(p.accounts))", x: 3, y: y, maxWidth: w - 14)
+            // The count stays whole; a long id gives way to it.
+            let count = " (\(p.accounts))"
+            let end = b.put(p.id, x: 3, y: y, maxWidth: max(1, w - 15 - count.count))
+            b.put(count, x: end, y: y, maxWidth: w - 12 - end)
             b.put(p.kind.label, x: w - 11, y: y, role: .dim, maxWidth: 10)
             if s.pane == .providers && i == s.selectedProvider { b.paint(.selection, x: 0, y: y, width: w - 1) }
         }
@@ -225,6 +228,12 @@ public enum DeckRenderer {
                                            ("The code expires \(ExpiryText.describe(expiresAt, now: s.now)).", .dim)]
             if let note { lines.append((note, .accent)) }
             lines.append(("Waiting… Esc cancels.", .dim))
+            // The QR code of the page, when one was encoded and the window has room for it
+            // (not with ASCII glyphs: half blocks are its only drawing).
+            if !g.ascii, s.qrURI == uri, let qr = s.qrMatrix?.halfBlockLines(),
+               lines.count + qr.count + 3 <= b.height - 2, (qr.first?.count ?? 0) + 8 <= b.width {
+                lines.insert(contentsOf: [("or scan:", .modal)] + qr.map { ($0, Role.modal) } + [("", .modal)], at: 6)
+            }
             box(&b, title: "Sign in", lines: lines, g)
         case .browser(_, let url):
             box(&b, title: "Sign in in your browser", lines: [("If no browser opened, open this URL:", .modal), (url, .accent),

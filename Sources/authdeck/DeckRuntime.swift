@@ -20,6 +20,10 @@ final class DeckRuntime: @unchecked Sendable {
     private var tasks: [String: Task<Void, Never>] = [:]
     /// User key → the default key of the same action (`[keys]` in config.toml).
     private var remap: [Key: Key] = [:]
+    /// A reload is running off the loop; another is queued behind it when `reloadAgain`.
+    private var reloading = false, reloadAgain = false
+    /// The store files' size and modification time at the last reload started.
+    private var storeStamp: [String] = []
 
     init(context: DeckContext, config: DeckConfig, store: DeckStore, themes: [Theme], ascii: Bool) {
         self.context = context
@@ -36,11 +40,18 @@ final class DeckRuntime: @unchecked Sendable {
         screen.start()
         defer { screen.stop() }
         dispatch(.resize(width: screen.width, height: screen.height))
-        perform(.reload)
-        var lastTick = context.clock.now(), lastReload = Date()
+        // The first read is done before the first frame, so keys pressed at once (p, R) act
+        // on the real rows rather than on an empty deck; later reads run off the loop.
+        storeStamp = stamp()
+        do { dispatch(try load(selected: nil)) } catch { dispatch(.failed("\(error)")) }
+        var lastTick = context.clock.now(), lastCheck = Date(), lastReload = Date()
         let trace = context.environment["AUTHDECK_TRACE_FRAMES"].flatMap { FileHandle(forWritingAtPath: $0) ?? Self.create($0) }
         while !state.quitting {
             for action in inbox.drain() { dispatch(action) }
+            if inbox.takeReloadEnded() {
+                reloading = false
+                if reloadAgain { reloadAgain = false; perform(.reload) }
+            }
             let started = DispatchTime.now()
             let theme = themes.first { $0.name == state.themeName } ?? .standard
             screen.draw(DeckRenderer.render(state, glyphs: glyphs), theme: theme)
@@ -59,10 +70,16 @@ final class DeckRuntime: @unchecked Sendable {
                 lastTick = now
                 dispatch(.tick(now))
             }
-            // Other processes change the store too (scripts renewing, logins): show it.
-            if Date().timeIntervalSince(lastReload) >= 2 {
-                lastReload = Date()
-                perform(.reload)
+            // Other processes change the store too (scripts renewing, logins): show it within
+            // 2 s; states that change with time alone (valid → expiring → expired) within 10 s.
+            // Reading and decrypting every account costs ~0.3 ms each, so an unchanged store of
+            // thousands is not reread every 2 s.
+            if Date().timeIntervalSince(lastCheck) >= 2 {
+                lastCheck = Date()
+                if stamp() != storeStamp || Date().timeIntervalSince(lastReload) >= 10 {
+                    lastReload = Date()
+                    perform(.reload)
+                }
             }
         }
         for task in tasks.values { task.cancel() }
@@ -80,7 +97,7 @@ final class DeckRuntime: @unchecked Sendable {
     func perform(_ effect: DeckEffect) {
         switch effect {
         case .reload:
-            do { dispatch(try load()) } catch { dispatch(.failed("\(error)")) }
+            reloadInBackground()
         case let .renew(ids, interactive):
             for id in ids { start(id) { await self.renew(id, interactive: interactive) } }
         case .prune(let ids):
@@ -102,6 +119,10 @@ final class DeckRuntime: @unchecked Sendable {
         case .cancelSignIn(let id):
             tasks[id]?.cancel()
             tasks[id] = nil
+        case .encodeQR(let uri):
+            Task.detached { [inbox] in
+                if let matrix = QREncoder.encode(uri) { inbox.post(.qrCode(uri: uri, matrix)) }
+            }
         case .openURL(let url):
             _ = AuthDeckHTTPBrowser.open(url, environment: context.environment)
         case .quit:
@@ -188,11 +209,34 @@ final class DeckRuntime: @unchecked Sendable {
         }
     }
 
+    /// Reads the store off the loop so a large store never stalls keys or redraws; reloads
+    /// asked for meanwhile collapse into one that runs when this one ends.
+    func reloadInBackground() {
+        guard !reloading else { reloadAgain = true; return }
+        reloading = true
+        storeStamp = stamp()
+        let selected = state.selectedID
+        Task.detached {
+            let action: DeckAction
+            do { action = try self.load(selected: selected) } catch { action = .failed("\(error)") }
+            self.inbox.post(action)
+            self.inbox.markReloadEnded()
+        }
+    }
+
+    /// Size and modification time of the database and its WAL: cheap evidence of a change.
+    func stamp() -> [String] {
+        let db = store.location.databasePath
+        return [db, db + "-wal"].map { path in
+            let a = try? FileManager.default.attributesOfItem(atPath: path)
+            return "\((a?[.size] as? NSNumber)?.int64Value ?? -1)@\((a?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)"
+        }
+    }
+
     /// Rows and providers from the store, derived at this instant (the selected account's
     /// last events included).
-    func load() throws -> DeckAction {
+    func load(selected: String?) throws -> DeckAction {
         let assessment = try context.assess(store, config)
-        let selected = state.selectedID
         let (rows, providers) = DeckSnapshot.make(assessment, providers: config.providers, skew: config.statePolicy.clockSkew) { id in
             id == selected ? ((try? self.store.events(since: nil, accountId: id, limit: 3)) ?? []).reversed() : []
         }
@@ -204,8 +248,11 @@ final class DeckRuntime: @unchecked Sendable {
 final class Inbox: @unchecked Sendable {
     private let lock = NSLock()
     private var actions: [DeckAction] = []
+    private var reloadEnded = false
     func post(_ a: DeckAction) { lock.withLock { actions.append(a) } }
     func drain() -> [DeckAction] { lock.withLock { defer { actions.removeAll() }; return actions } }
+    func markReloadEnded() { lock.withLock { reloadEnded = true } }
+    func takeReloadEnded() -> Bool { lock.withLock { defer { reloadEnded = false }; return reloadEnded } }
 }
 
 /// Sign-in prompts shown as the deck's modals.

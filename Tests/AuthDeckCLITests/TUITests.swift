@@ -69,6 +69,7 @@ import AuthDeckTestSupport
     @Test func pruneWithConfirmThenUndo() throws {
         try seedFixture()
         let s = try deck()
+        try s.waitFor(text: "abandoned@example")
         try s.send("p")
         try s.waitFor(text: "Prune 6 stale accounts?")
         try s.send("y")
@@ -131,6 +132,9 @@ import AuthDeckTestSupport
         let at = try #require(lines.firstIndex { $0.contains("and enter the code:") })
         let code = try #require(lines[at + 1].split { $0 == " " || $0 == "│" }.map(String.init)
             .first { $0.count == 9 && $0.allSatisfy { $0.isUppercase || $0.isNumber } })
+        // 120×40 has room for the QR code of the verification page (libqrencode).
+        let scan = try s.waitFor(text: "or scan:")
+        #expect(scan.split(separator: "\n").filter { $0.contains("▀▀▀▀▀▀▀") || $0.contains("▄▄▄▄▄▄▄") }.count >= 2, "the QR code is drawn")
         try idp.approve(userCode: code, as: "taro@contoso.com")
         try s.waitFor(text: "Signed in taro@contoso.com.", timeout: 30)
         try s.send("q")

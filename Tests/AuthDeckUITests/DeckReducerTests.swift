@@ -69,9 +69,13 @@ import AuthDeckUI
         _ = press(&s, .enter)
         let prompt = SignInPrompt.deviceCode(userCode: "ABCD-1234", verificationURI: "https://example.test/device",
                                              verificationURIComplete: nil, message: nil, expiresAt: DeckTestState.now + .minutes(15))
-        _ = DeckReducer.reduce(&s, .signInPrompt(id: id, prompt))
+        #expect(DeckReducer.reduce(&s, .signInPrompt(id: id, prompt)) == [.encodeQR("https://example.test/device")])
         #expect(s.modal == .deviceCode(id: id, userCode: "ABCD-1234", uri: "https://example.test/device",
                                        expiresAt: DeckTestState.now + .minutes(15), note: nil))
+        // The encoded code is kept; the same URL again is not encoded twice.
+        let qr = QRMatrix(size: 21, dark: Array(repeating: false, count: 441))
+        #expect(DeckReducer.reduce(&s, .qrCode(uri: "https://example.test/device", qr)) == [])
+        #expect(s.qrMatrix == qr && DeckReducer.reduce(&s, .signInPrompt(id: id, prompt)) == [])
         #expect(press(&s, .escape) == [.cancelSignIn(id: id)])
         #expect(s.modal == nil && s.busy[id] == nil)
     }

@@ -26,6 +26,13 @@ import AuthDeckUI
         try snapshot("deck-\(width)x\(height)", DeckRenderer.render(state))
     }
 
+    @Test func aLongProviderIdGivesWayToItsAccountCount() {
+        var s = DeckTestState.make(width: 120, height: 40)
+        s.providers = [DeckProvider(id: "contoso-production", kind: .azuread, accounts: 10_000, worst: nil)]
+        let line = DeckRenderer.render(s).text.split(separator: "\n").first { $0.contains("(10000)") }
+        #expect(line?.contains("con (10000) Azure AD") == true, "the row was: \(line ?? "missing")")
+    }
+
     @Test func modalsAndASmallWindowMatchTheirSnapshots() throws {
         var s = DeckTestState.make(width: 80, height: 24)
         _ = DeckReducer.reduce(&s, .key(.char("p")))

@@ -71,11 +71,20 @@ public struct MSALCache: @unchecked Sendable {
     public func entries(tenant: String? = nil) -> [Entry] {
         let accounts = section("Account"), rts = section("RefreshToken"), ats = section("AccessToken"), ids = section("IdToken")
         func s(_ d: [String: Any], _ k: String) -> String { (d[k] as? String) ?? "" }
+        // Tokens grouped by owner once, so a cache of thousands of accounts is read in linear time.
+        func byOwner(_ section: [String: [String: Any]], realm: Bool) -> [String: [String: [String: Any]]] {
+            var out: [String: [String: [String: Any]]] = [:]
+            for (k, v) in section {
+                out[s(v, "home_account_id") + "\u{0}" + s(v, "environment") + (realm ? "\u{0}" + s(v, "realm") : ""), default: [:]][k] = v
+            }
+            return out
+        }
+        let rtsByUser = byOwner(rts, realm: false), atsByRealm = byOwner(ats, realm: true), idsByRealm = byOwner(ids, realm: true)
         var out: [Entry] = accounts.map { key, a in
             let hid = s(a, "home_account_id"), env = s(a, "environment"), realm = s(a, "realm")
-            let myRTs = rts.filter { s($0.value, "home_account_id") == hid && s($0.value, "environment") == env }
-            let myATs = ats.filter { s($0.value, "home_account_id") == hid && s($0.value, "environment") == env && s($0.value, "realm") == realm }
-            let myIDs = ids.filter { s($0.value, "home_account_id") == hid && s($0.value, "environment") == env && s($0.value, "realm") == realm }
+            let myRTs = rtsByUser[hid + "\u{0}" + env] ?? [:]
+            let myATs = atsByRealm[hid + "\u{0}" + env + "\u{0}" + realm] ?? [:]
+            let myIDs = idsByRealm[hid + "\u{0}" + env + "\u{0}" + realm] ?? [:]
             var claims: [String: String] = [:]
             if let raw = myIDs.first.map({ s($0.value, "secret") }), let jwt = try? JWT(compact: raw) {
                 for k in ["tid", "preferred_username", "name", "oid"] { if let v = jwt.claims.string(k) { claims[k] = v } }
@@ -130,7 +139,7 @@ public struct MSALCache: @unchecked Sendable {
 
     /// The refresh token secret of an entry (for `import msal`).
     public func refreshToken(_ key: String) -> (secret: String, clientId: String)? {
-        guard let rt = section("RefreshToken")[key], let secret = rt["secret"] as? String else { return nil }
+        guard let rt = (root["RefreshToken"] as? [String: Any])?[key] as? [String: Any], let secret = rt["secret"] as? String else { return nil }
         return (secret, (rt["client_id"] as? String) ?? "")
     }
 }

@@ -31,6 +31,9 @@ struct ImportMSALCommand: AsyncParsableCommand {
         let store = try context.openStore()
         let now = context.clock.now()
         var imported: [String] = [], skipped: [String] = []
+        // Read (and decrypt) the store once, not once per cache entry: caches can hold thousands.
+        var known = Dictionary(try store.accounts(includeQuarantined: true).filter { $0.account.providerId == profile.id }
+            .map { ($0.account.subject, $0) }, uniquingKeysWith: { first, _ in first })
         // One deck account per home account: its refresh token, and the realm the provider pins (or the first).
         for (_, realms) in Dictionary(grouping: cache.entries(), by: { $0.homeAccountId + "|" + $0.environment }).sorted(by: { $0.key < $1.key }) {
             let entry = realms.first { $0.realm.lowercased() == profile.expectedRealm?.lowercased() } ?? realms[0]
@@ -38,7 +41,7 @@ struct ImportMSALCommand: AsyncParsableCommand {
                 skipped.append("\(entry.username.isEmpty ? entry.homeAccountId : entry.username) (no refresh token for client \(clientId))")
                 continue
             }
-            let existing = try store.accounts(includeQuarantined: true).first { $0.account.providerId == profile.id && $0.account.subject == entry.homeAccountId }
+            let existing = known[entry.homeAccountId]
             var account = existing?.account ?? Account(id: Account.makeID(provider: profile.id), providerId: profile.id, subject: entry.homeAccountId,
                                                        username: entry.username, createdAt: now)
             account.username = entry.username
@@ -52,6 +55,7 @@ struct ImportMSALCommand: AsyncParsableCommand {
                                           idTokenClaims: entry.claims)
             try store.saveSignIn(account, credentials: credentials, event: DeckEvent(
                 at: now, kind: .imported, accountId: account.id, providerId: profile.id, detail: "from the MSAL cache \(file ?? "~/.azure/msal_token_cache.json")"))
+            known[entry.homeAccountId] = StoredAccount(account: account, credentials: credentials)
             imported.append("\(account.username) (\(account.id))")
         }
         if !skipped.isEmpty { Output.note("Skipped: " + skipped.map(TerminalText.inert).joined(separator: "; ")) }
