@@ -43,6 +43,15 @@ public final class TmuxSession: @unchecked Sendable {
     /// Text typed as is.
     public func send(literal text: String) throws { try tmux(["send-keys", "-t", name, "-l", text]) }
 
+    /// A left click at a 0-based cell, typed into the pane as an xterm (X10) mouse press and
+    /// release — what the terminal sends the program when the user clicks.
+    public func click(x: Int, y: Int) throws {
+        func event(_ button: Int) -> String {
+            "\u{1b}[M" + String(UnicodeScalar(UInt8(32 + button))) + String(UnicodeScalar(UInt8(33 + x))) + String(UnicodeScalar(UInt8(33 + y)))
+        }
+        try send(literal: event(0) + event(3))
+    }
+
     public func screen() throws -> String { try tmux(["capture-pane", "-t", name, "-p"]) }
 
     public func resize(width: Int, height: Int) throws {

@@ -37,6 +37,10 @@ import AuthDeckTestSupport
         let taro = try #require(lines.first { $0.contains("本番 太郎") }), jiro = try #require(lines.first { $0.contains("手須戸 二郎") })
         #expect(column(taro, "taro@contoso.com") == column(jiro, "jiro@contoso.com"), "wide names keep the columns aligned")
         #expect(screen.contains("stale") && screen.contains("expired ↻") && screen.contains("sign in"))
+        // A mouse click on jiro's row selects it: the detail pane is his.
+        let jiroY = try #require(lines.firstIndex(of: jiro))
+        try s.click(x: 40, y: jiroY)
+        try s.waitFor("jiro's row selected by a click") { $0.contains("── jiro@contoso.com ──") }
         try s.send("q")
         let after = try s.waitFor(text: "EXIT=0")
         #expect(after.contains(" echo "), "echo is back on after quitting")
