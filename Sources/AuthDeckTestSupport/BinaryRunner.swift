@@ -1,6 +1,7 @@
 import Foundation
 
-/// Runs a built product (the real `authdeck` binary) and captures its output.
+/// Runs a built product (the real `authdeck` binary), or any program a test drives (curl,
+/// the MSAL harness), and captures its output.
 public struct BinaryRunner: Sendable {
     public struct Result: Sendable {
         public var status: Int32
@@ -22,6 +23,12 @@ public struct BinaryRunner: Sendable {
             candidates.append(dir.appendingPathComponent(name).path)
         }
         executable = candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[0]
+        self.environment = environment
+    }
+
+    /// Runs the program at `executable` (this process's environment unless given).
+    public init(executable: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.executable = executable
         self.environment = environment
     }
 

@@ -47,19 +47,10 @@ public final class EmulatorProcess: @unchecked Sendable {
     }
 
     public static func curl(_ args: [String]) throws -> String {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        p.arguments = args
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let problem = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else {
-            throw NSError(domain: "EmulatorProcess", code: Int(p.terminationStatus), userInfo: [NSLocalizedDescriptionKey: "curl \(args): \(problem)"])
+        let r = try BinaryRunner(executable: "/usr/bin/curl").run(args)
+        guard r.status == 0 else {
+            throw NSError(domain: "EmulatorProcess", code: Int(r.status), userInfo: [NSLocalizedDescriptionKey: "curl \(args): \(r.stderr)"])
         }
-        return text
+        return r.stdout
     }
 }

@@ -39,18 +39,9 @@ struct MSALTests {
     }
 
     func msal(_ args: String...) throws -> String {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: Self.python!)
-        p.arguments = [Self.harness] + args
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let problem = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else { throw NSError(domain: "msal", code: 1, userInfo: [NSLocalizedDescriptionKey: problem]) }
-        return text
+        let r = try BinaryRunner(executable: Self.python!).run([Self.harness] + args)
+        guard r.status == 0 else { throw NSError(domain: "msal", code: 1, userInfo: [NSLocalizedDescriptionKey: r.stderr]) }
+        return r.stdout
     }
 
     /// What MSAL itself sees: (username, home account id) pairs, and silent success per account.
