@@ -18,6 +18,8 @@ final class DeckRuntime: @unchecked Sendable {
     /// Results of background work, drained by the loop.
     private let inbox = Inbox()
     private var tasks: [String: Task<Void, Never>] = [:]
+    /// The bound on renewals running at once when many are asked for together (R).
+    private let renewGate = ConcurrencyGate(limit: 4)
     /// User key → the default key of the same action (`[keys]` in config.toml).
     private var remap: [Key: Key] = [:]
     /// A reload is running off the loop; another is queued behind it when `reloadAgain`.
@@ -98,8 +100,11 @@ final class DeckRuntime: @unchecked Sendable {
         switch effect {
         case .reload:
             reloadInBackground()
+        case let .renew(ids, interactive) where ids.count == 1:
+            start(ids[0]) { await self.renew(ids[0], interactive: interactive) }
         case let .renew(ids, interactive):
-            for id in ids { start(id) { await self.renew(id, interactive: interactive) } }
+            // Many at once (R): concurrently, but at most `renewGate.limit` at a time.
+            for id in ids { start(id) { await self.renewGate.run { await self.renew(id, interactive: interactive) } } }
         case .prune(let ids):
             do {
                 let now = context.clock.now()
