@@ -46,6 +46,25 @@ public final class EmulatorProcess: @unchecked Sendable {
         return path
     }
 
+    /// Config for an Azure AD provider "work" on this emulator and a modern SharePoint site
+    /// "sp-intranet" that signs in through it: the pair the SharePoint and deck tests share.
+    public func workAndIntranetTOML(flow: String? = nil) -> String {
+        """
+        [[provider]]
+        id = "work"
+        kind = "azuread"
+        client_id = "\(Self.publicClient)"
+        \(flow.map { "flow = \"\($0)\"\n" } ?? "")endpoints = { authority = "\(url)" }
+        options = { tenant = "\(Self.contoso)", allow_password = true }
+
+        [[provider]]
+        id = "sp-intranet"
+        kind = "sharepoint"
+        options = { site = "contoso.sharepoint.com", site_url = "\(url)", azure_provider = "work" }
+
+        """
+    }
+
     public static func curl(_ args: [String]) throws -> String {
         let r = try BinaryRunner(executable: "/usr/bin/curl").run(args)
         guard r.status == 0 else {

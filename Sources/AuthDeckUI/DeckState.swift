@@ -22,13 +22,13 @@ public struct DeckState: Equatable, Sendable {
         public var reason: String
     }
 
-    public var rows: [DeckRow] = [] { didSet { visibleRows = Self.visible(rows, filter: filter, sort: sort) } }
+    public var rows: [DeckRow] = [] { didSet { refreshVisibleRows() } }
     public var providers: [DeckProvider] = []
     public var now: Instant
     public var selectedID: String?
     public var pane: Pane = .accounts
-    public var sort: Sort = .expiry { didSet { visibleRows = Self.visible(rows, filter: filter, sort: sort) } }
-    public var filter = "" { didSet { visibleRows = Self.visible(rows, filter: filter, sort: sort) } }
+    public var sort: Sort = .expiry { didSet { refreshVisibleRows() } }
+    public var filter = "" { didSet { refreshVisibleRows() } }
     public var editingFilter = false
     public var modal: Modal?
     /// Operations in flight, by account id (shown with a spinner).
@@ -62,6 +62,8 @@ public struct DeckState: Equatable, Sendable {
     /// sort change rather than derived on each read: a frame reads it several times, and
     /// sorting 10,000 rows each time made the deck sluggish.
     public private(set) var visibleRows: [DeckRow] = []
+
+    private mutating func refreshVisibleRows() { visibleRows = Self.visible(rows, filter: filter, sort: sort) }
 
     static func visible(_ rows: [DeckRow], filter: String, sort: Sort) -> [DeckRow] {
         let f = filter.lowercased()

@@ -18,24 +18,12 @@ import AuthDeckTestSupport
             "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
         ])
         try FileManager.default.createDirectory(atPath: home.file("config/authdeck"), withIntermediateDirectories: true)
-        try """
-            [[provider]]
-            id = "work"
-            kind = "azuread"
-            client_id = "\(EmulatorProcess.publicClient)"
-            endpoints = { authority = "\(idp.url)" }
-            options = { tenant = "\(EmulatorProcess.contoso)", allow_password = true }
-
-            [[provider]]
-            id = "sp-intranet"
-            kind = "sharepoint"
-            options = { site = "contoso.sharepoint.com", site_url = "\(idp.url)", azure_provider = "work" }
-
+        try (idp.workAndIntranetTOML() + """
             [[provider]]
             id = "sp-legacy"
             kind = "sharepoint"
             options = { site = "contoso.sharepoint.com", site_url = "\(idp.url)", mode = "legacy", login_url = "\(idp.url)", remember_password = true }
-            """.write(toFile: home.file("config/authdeck/config.toml"), atomically: true, encoding: .utf8)
+            """).write(toFile: home.file("config/authdeck/config.toml"), atomically: true, encoding: .utf8)
     }
 
     func run(_ args: String..., env: [String: String] = [:]) throws -> BinaryRunner.Result {

@@ -90,21 +90,7 @@ import AuthDeckTestSupport
     @Test func oneKeyReSignInAgainstTheEmulator() throws {
         let idp = try EmulatorProcess()
         try FileManager.default.createDirectory(atPath: home.file("config/authdeck"), withIntermediateDirectories: true)
-        try """
-            clock_skew = "0s"
-            [[provider]]
-            id = "work"
-            kind = "azuread"
-            client_id = "\(EmulatorProcess.publicClient)"
-            flow = "device"
-            endpoints = { authority = "\(idp.url)" }
-            options = { tenant = "\(EmulatorProcess.contoso)", allow_password = true }
-
-            [[provider]]
-            id = "sp-intranet"
-            kind = "sharepoint"
-            options = { site = "contoso.sharepoint.com", site_url = "\(idp.url)", azure_provider = "work" }
-            """.write(toFile: home.file("config/authdeck/config.toml"), atomically: true, encoding: .utf8)
+        try ("clock_skew = \"0s\"\n" + idp.workAndIntranetTOML(flow: "device")).write(toFile: home.file("config/authdeck/config.toml"), atomically: true, encoding: .utf8)
         var runner = BinaryRunner(product: "authdeck", environment: environment)
         runner.environment["AUTHDECK_PASSWORD"] = "taro-pass-123"
         try idp.admin("lifetimes", #"{"cookie":3}"#)
