@@ -36,7 +36,12 @@ public enum ConfigLoader {
         }
         var config = DeckConfig(path: path, fileExists: true)
         let top = TableReader(table: root, path: path, location: nil)
-        try top.rejectUnknown(["expiring_soon", "clock_skew", "prune", "provider", "keys"])
+        try top.rejectUnknown(["expiring_soon", "clock_skew", "prune", "provider", "keys", "hooks"])
+        if let hooks = try top.table("hooks", location: "[hooks]") {
+            try hooks.rejectUnknown(DeckHooks.keys)
+            config.hooks = DeckHooks(onRenewed: try hooks.string("on_renewed"), onNeedsSignIn: try hooks.string("on_needs_sign_in"),
+                                     onExpiring: try hooks.string("on_expiring"))
+        }
         if let keys = try top.table("keys", location: "[keys]") {
             try keys.rejectUnknown(Keymap.actionNames)
             for action in Keymap.actionNames {

@@ -11,6 +11,8 @@ public struct DeckConfig: Equatable, Sendable {
     public var providers: [ProviderProfile]
     /// `[keys]`: deck action name → the key the user wants for it.
     public var keys: [String: String] = [:]
+    /// `[hooks]`: what `authdeck watch` runs on account events.
+    public var hooks = DeckHooks()
 
     public init(path: String, fileExists: Bool, statePolicy: StatePolicy = .standard,
                 pruneSettings: PruneSettings = .standard, providers: [ProviderProfile] = []) {

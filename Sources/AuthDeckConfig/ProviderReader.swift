@@ -5,7 +5,7 @@ import AuthDeckCore
 /// Reads and validates one `[[provider]]` table.
 enum ProviderReader {
     static let keys = ["id", "kind", "client_id", "scopes", "flow", "endpoints", "options",
-                       "client_secret_file", "client_secret_env"]
+                       "client_secret_file", "client_secret_env", "renew_before"]
 
     static func read(_ table: TOMLTable, index: Int, path: String) throws -> ProviderProfile {
         let anonymous = TableReader(table: table, path: path, location: "provider #\(index + 1)")
@@ -39,10 +39,12 @@ enum ProviderReader {
         if let bad = scopes.first(where: { $0.isEmpty || $0.contains(" ") }) {
             throw r.fail("\"scopes\" items must be single scopes without spaces (found \"\(bad)\"); list each scope separately")
         }
-        return ProviderProfile(
+        var profile = ProviderProfile(
             id: id, kind: kind, clientId: try r.string("client_id"), scopes: scopes, flow: flow,
             endpoints: endpoints, options: try r.stringTable("options", scalars: true),
             clientSecretFile: try r.string("client_secret_file"), clientSecretEnv: try r.string("client_secret_env"))
+        if let before = try r.duration("renew_before") { profile.renewBefore = before }
+        return profile
     }
 
     static func isSlug(_ s: String) -> Bool {

@@ -7,15 +7,17 @@ public enum NetscapeCookieJar {
 
     /// Renders cookies as a jar curl accepts as is.
     public static func render(_ cookies: [Cookie]) -> String {
-        var out = header
-        for c in cookies {
+        header + lines(cookies).map { $0 + "\n" }.joined()
+    }
+
+    /// One jar line per cookie and no header: what libcurl's `CURLOPT_COOKIELIST` takes.
+    public static func lines(_ cookies: [Cookie]) -> [String] {
+        cookies.map { c in
             let domain = (c.httpOnly ? "#HttpOnly_" : "") + c.domain
             let sub = c.domain.hasPrefix(".") ? "TRUE" : "FALSE"
             let expiry = c.expiresAt.map { String($0.secondsSinceEpoch) } ?? "0"
-            out += [domain, sub, c.path, c.secure ? "TRUE" : "FALSE", expiry, c.name, c.value.exposedValue]
-                .joined(separator: "\t") + "\n"
+            return [domain, sub, c.path, c.secure ? "TRUE" : "FALSE", expiry, c.name, c.value.exposedValue].joined(separator: "\t")
         }
-        return out
     }
 
     /// A `Cookie:` request header value for the cookies (name=value pairs).

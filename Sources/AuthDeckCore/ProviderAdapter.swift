@@ -19,10 +19,26 @@ public protocol ProviderAdapter: Sendable {
     /// Asks the provider whether credentials that look valid still work (SharePoint cookies
     /// can expire server-side early); nil when the provider has no such check.
     func probe(_ stored: StoredAccount) async throws -> Bool?
+
+    /// Headers a request made with this provider's credentials carries besides the credential
+    /// (OAM's identity-domain header), for `authdeck request`.
+    var resourceHeaders: [ResourceHeader] { get }
 }
 
 extension ProviderAdapter {
     public func probe(_ stored: StoredAccount) async throws -> Bool? { nil }
+    public var resourceHeaders: [ResourceHeader] { [] }
+}
+
+/// One header name and value an adapter wants on resource requests.
+public struct ResourceHeader: Equatable, Sendable {
+    public var name: String
+    public var value: String
+
+    public init(_ name: String, _ value: String) {
+        self.name = name
+        self.value = value
+    }
 }
 
 /// Extra inputs some flows take.

@@ -17,6 +17,13 @@ public struct ProviderProfile: Equatable, Hashable, Sendable {
     /// never the config file itself and never argv.
     public var clientSecretFile: String?
     public var clientSecretEnv: String?
+    /// How long before expiry a silently renewable account is renewed by `authdeck watch` and
+    /// the open deck (`renew_before`), and when a non-renewable one gets its `on_expiring` notice.
+    public var renewBefore: TimeSpan = ProviderProfile.defaultRenewBefore
+
+    /// Five minutes: long enough that a script started just before never sees an expired
+    /// token, short enough not to spend refresh tokens for nothing.
+    public static let defaultRenewBefore = TimeSpan.minutes(5)
 
     public init(
         id: String, kind: ProviderKind, clientId: String? = nil, scopes: [String] = [],

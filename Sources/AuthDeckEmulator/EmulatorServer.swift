@@ -29,11 +29,13 @@ public final class EmulatorServer: Sendable {
         let deviceLogin = DeviceLoginPage(state: state)
         let facebook = FacebookRoutes(state: state, base: base)
         let oam = OAMRoutes(state: state, base: base)
+        let resources = ResourceRoutes(state: state)
         server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: port), timeout: 30, logger: .disabled)
         let route: @Sendable (EmulatorRequest) async -> EmulatorResponse = { r in
             if let x = await admin.handle(r) { return x }
             if let x = await deviceLogin.handle(r) { return x }
             if let x = await sharePoint.handle(r) { return x }
+            if let x = await resources.handle(r) { return x }
             if let x = await oam.handle(r) { return x }
             let parts = r.path.split(separator: "/", maxSplits: 1).map(String.init)
             if parts.count == 2, FacebookRoutes.isVersion(parts[0]) {
@@ -69,7 +71,7 @@ public final class EmulatorServer: Sendable {
     public func waitUntilListening() async throws { try await server.waitUntilListening() }
 
     static func phrase(_ status: Int) -> String {
-        [200: "OK", 302: "Found", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
+        [200: "OK", 301: "Moved Permanently", 302: "Found", 303: "See Other", 307: "Temporary Redirect", 308: "Permanent Redirect", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
          500: "Internal Server Error", 503: "Service Unavailable"][status] ?? "Status"
     }
 

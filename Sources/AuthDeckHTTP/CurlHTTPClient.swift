@@ -35,7 +35,7 @@ public struct CurlHTTPClient: HTTPClient {
         }
         guard let handle = ad_curl_easy_init() else { throw HTTPError.unavailable("curl_easy_init failed") }
         defer { ad_curl_easy_cleanup(handle) }
-        let sink = ResponseSink(limit: request.maxResponseBytes)
+        let sink = ResponseSink(limit: request.maxResponseBytes, stream: request.bodyStream)
         let sinkRef = Unmanaged.passRetained(sink)
         defer { sinkRef.release() }
         var headerList: UnsafeMutablePointer<curl_slist>?
@@ -54,7 +54,9 @@ public struct CurlHTTPClient: HTTPClient {
         set(CURLOPT_ACCEPT_ENCODING, "")
         set(CURLOPT_CONNECTTIMEOUT_MS, Int(request.connectTimeout * 1000))
         set(CURLOPT_TIMEOUT_MS, Int(request.timeout * 1000))
-        _ = ad_curl_setopt_offt(handle, Int32(CURLOPT_MAXFILESIZE_LARGE.rawValue), curl_off_t(request.maxResponseBytes))
+        if request.bodyStream == nil {
+            _ = ad_curl_setopt_offt(handle, Int32(CURLOPT_MAXFILESIZE_LARGE.rawValue), curl_off_t(request.maxResponseBytes))
+        }
         if let ca = request.tls.caFile { set(CURLOPT_CAINFO, ca) }
         if let cert = request.tls.clientCertificateFile { set(CURLOPT_SSLCERT, cert) }
         if let key = request.tls.clientKeyFile { set(CURLOPT_SSLKEY, key) }
@@ -104,6 +106,9 @@ public struct CurlHTTPClient: HTTPClient {
 
         let code = ad_curl_easy_perform(handle)
         if code != 0 {
+            if sink.streamFailed {
+                throw HTTPError.transport(code: Int(code), message: "the response could not be written out", host: host)
+            }
             if sink.overflowed || code == Int32(CURLE_FILESIZE_EXCEEDED.rawValue) {
                 throw HTTPError.responseTooLarge(host: host, limit: request.maxResponseBytes)
             }
@@ -156,19 +161,45 @@ public struct CurlHTTPClient: HTTPClient {
     }
 }
 
-/// Collects a response as libcurl delivers it, enforcing the size cap.
+/// Collects a response as libcurl delivers it, enforcing the size cap, or hands the body to
+/// a `BodyStream` when the stream accepts the response's status and headers.
 final class ResponseSink: @unchecked Sendable {
     let limit: Int
+    let stream: BodyStream?
     var body: [UInt8] = []
     var headers: [HTTPHeader] = []
+    var status = 0
     var overflowed = false
+    var streamFailed = false
+    /// Decided at the first body byte: nil before, then whether this body is streamed.
+    var streaming: Bool?
 
-    init(limit: Int) { self.limit = limit }
+    init(limit: Int, stream: BodyStream? = nil) {
+        self.limit = limit
+        self.stream = stream
+    }
+
+    /// Takes one chunk of body; false aborts the transfer.
+    func take(_ chunk: UnsafeRawBufferPointer) -> Bool {
+        if streaming == nil { streaming = stream.map { $0.accept(status, headers) } ?? false }
+        if streaming == true, let stream {
+            if stream.deliver(chunk) { return true }
+            streamFailed = true
+            return false
+        }
+        if body.count + chunk.count > limit {
+            overflowed = true
+            return false
+        }
+        body.append(contentsOf: chunk)
+        return true
+    }
 
     func header(line: String) {
         let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.hasPrefix("HTTP/") {
             headers.removeAll()  // a new response (after 100 Continue or a proxy CONNECT)
+            status = trimmed.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
         } else if let colon = trimmed.firstIndex(of: ":") {
             headers.append(HTTPHeader(String(trimmed[..<colon]),
                                       trimmed[trimmed.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
@@ -180,12 +211,7 @@ private let curlWriteBody: ad_curl_data_fn = { ptr, size, count, userdata in
     guard let ptr, let userdata else { return 0 }
     let sink = Unmanaged<ResponseSink>.fromOpaque(userdata).takeUnretainedValue()
     let n = size * count
-    if sink.body.count + n > sink.limit {
-        sink.overflowed = true
-        return 0
-    }
-    ptr.withMemoryRebound(to: UInt8.self, capacity: n) { sink.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: n)) }
-    return n
+    return sink.take(UnsafeRawBufferPointer(start: ptr, count: n)) ? n : 0
 }
 
 private let curlWriteHeader: ad_curl_data_fn = { ptr, size, count, userdata in

@@ -17,6 +17,9 @@ public struct HTTPRequest: Sendable {
     /// lines; nil leaves the engine off. With the engine on, the response carries every
     /// cookie the engine holds afterwards (those sent plus those the server set).
     public var cookieJar: [String]?
+    /// When set, a body the stream accepts is written through it instead of collected, and
+    /// `maxResponseBytes` does not apply to it.
+    public var bodyStream: BodyStream?
 
     public init(method: String = "GET", url: String, headers: [HTTPHeader] = [], body: [UInt8]? = nil,
                 timeout: Double = 30, connectTimeout: Double = 10, maxResponseBytes: Int = 1 << 20,

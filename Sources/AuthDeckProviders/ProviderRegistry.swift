@@ -28,6 +28,15 @@ public enum ProviderRegistry {
     /// certificate imported with `authdeck import cert` (sealed in the store, given to libcurl
     /// from memory). Verification itself can never be turned off.
     static func withTLS(_ profile: ProviderProfile, _ context: AdapterContext) throws -> AdapterContext {
+        let tls = try tlsOptions(for: profile, context: context)
+        guard tls != TLSOptions() else { return context }
+        var out = context
+        out.http = TLSHTTPClient(base: context.http, tls: tls)
+        return out
+    }
+
+    /// The provider's TLS settings alone, for requests to its resources (`authdeck request`).
+    public static func tlsOptions(for profile: ProviderProfile, context: AdapterContext) throws -> TLSOptions {
         var tls = TLSOptions()
         let o = profile.options
         if let ca = o["ca_file"] {
@@ -47,9 +56,6 @@ public enum ProviderRegistry {
                 tls.clientIdentity = .pkcs12(bundle: bundle, password: try secrets.providerSecret("client.pkcs12.password", provider: profile.id))
             }
         }
-        guard tls != TLSOptions() else { return context }
-        var out = context
-        out.http = TLSHTTPClient(base: context.http, tls: tls)
-        return out
+        return tls
     }
 }

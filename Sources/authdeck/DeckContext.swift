@@ -52,11 +52,30 @@ struct DeckContext {
             let known = config.providers.map(\.id).joined(separator: ", ")
             throw CLIError.usage("no provider \"\(providerId)\" in \(config.path)" + (known.isEmpty ? "" : " (configured: \(known))"))
         }
-        let context = AdapterContext(http: CurlHTTPClient(userAgent: "authdeck/\(AuthDeckCore.version)", environment: environment),
-                                     clock: clock, documents: store, browser: BrowserOpener(environment: environment),
-                                     environment: environment, accounts: store, leaseHolder: DeckStore.leaseHolder,
-                                     providerSecrets: store)
-        return try ProviderRegistry.adapter(for: profile, context: context, config: config.providers)
+        return try ProviderRegistry.adapter(for: profile, context: adapterContext(store), config: config.providers)
+    }
+
+    /// The real network, clock, browser and store, as adapters get them.
+    func adapterContext(_ store: DeckStore) -> AdapterContext {
+        AdapterContext(http: CurlHTTPClient(userAgent: "authdeck/\(AuthDeckCore.version)", environment: environment),
+                       clock: clock, documents: store, browser: BrowserOpener(environment: environment),
+                       environment: environment, accounts: store, leaseHolder: DeckStore.leaseHolder,
+                       providerSecrets: store)
+    }
+
+    /// What `authdeck request` sends through: the account's adapter, the provider's TLS
+    /// settings and a renewer, over the real network.
+    func requester(for stored: StoredAccount, config: DeckConfig, store: DeckStore, scopes: [String]) throws -> ResourceRequester {
+        let providerId = stored.account.providerId
+        let adapter = try self.adapter(for: providerId, config: config, store: store)
+        let http = CurlHTTPClient(userAgent: "authdeck/\(AuthDeckCore.version)", environment: environment)
+        let tls: TLSOptions
+        do {
+            tls = try ProviderRegistry.tlsOptions(for: config.provider(providerId)!, context: adapterContext(store))
+        } catch let failure as AuthFailure {
+            throw CLIError.from(failure)
+        }
+        return ResourceRequester(adapter: adapter, renewer: renewer(store, config), http: http, tls: tls, scopes: scopes)
     }
 
     func renewer(_ store: DeckStore, _ config: DeckConfig) -> RenewalCoordinator {

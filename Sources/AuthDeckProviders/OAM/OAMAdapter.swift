@@ -22,6 +22,12 @@ public struct OAMAdapter: ProviderAdapter {
         settings = try OAMSettings(profile, environment: context.environment)
     }
 
+    /// The identity-domain header goes to OAM-protected resources too, as the OAM SDK's REST
+    /// handler sends it.
+    public var resourceHeaders: [ResourceHeader] {
+        settings.identityHeader.map { [ResourceHeader($0.name, $0.value)] } ?? []
+    }
+
     public var capabilities: ProviderCapabilities { .of(profile) }
 
     var scopes: [String] { profile.scopes }

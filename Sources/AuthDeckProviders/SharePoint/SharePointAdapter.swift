@@ -135,8 +135,7 @@ public struct SharePointAdapter: ProviderAdapter {
         var request = HTTPRequest(method: "POST", url: "\(settings.siteURL)/_api/contextinfo",
                                   headers: [HTTPHeader("Accept", "application/json;odata=verbose"),
                                             HTTPHeader("X-FORMS_BASED_AUTH_ACCEPTED", "f")], body: [])
-        request.cookieJar = NetscapeCookieJar.render(stored.credentials.cookies).split(separator: "\n")
-            .filter { !$0.hasPrefix("# ") && !$0.isEmpty && $0 != "#" }.map(String.init)
+        request.cookieJar = NetscapeCookieJar.lines(stored.credentials.cookies)
         let response = try await TokenEndpoint.send(request, via: context.http)
         if response.status == 401 || (response.status == 403 && response.header("X-FORMS_BASED_AUTH_REQUIRED") != nil) { return false }
         if response.status >= 500 {

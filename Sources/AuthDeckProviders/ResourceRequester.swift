@@ -1,0 +1,170 @@
+import Foundation
+import AuthDeckCore
+import AuthDeckHTTP
+
+/// Sends a request to a resource with an account's credential, renewing it and retrying once
+/// when the server asks for a new one — what the OAM SDK's REST handler and the SharePoint app
+/// did for their callers, for `authdeck request`.
+///
+/// The credential is a bearer token, the account's cookies, the provider's extra headers
+/// (OAM's identity domain) and its client certificate. It goes only to the origin (scheme,
+/// host and port) of the URL the caller named: a redirect elsewhere is followed bare, so a
+/// server cannot bounce a token to a host of its choosing. A response that asks for new
+/// credentials — 401 with a `Bearer` challenge, or SharePoint's 403 with
+/// `X-FORMS_BASED_AUTH_REQUIRED` — is never written out: the credential is renewed (single
+/// flight, committed before use) and the request sent once more.
+public struct ResourceRequester: Sendable {
+    public let adapter: any ProviderAdapter
+    public let renewer: RenewalCoordinator
+    public let http: any HTTPClient
+    public let tls: TLSOptions
+    public let scopes: [String]
+    public let maxRedirects: Int
+
+    public init(adapter: any ProviderAdapter, renewer: RenewalCoordinator, http: any HTTPClient, tls: TLSOptions,
+                scopes: [String] = [], maxRedirects: Int = 10) {
+        self.adapter = adapter
+        self.renewer = renewer
+        self.http = http
+        self.tls = tls
+        self.scopes = scopes
+        self.maxRedirects = maxRedirects
+    }
+
+    /// What happened, once the final response has been written out.
+    public struct Outcome: Sendable {
+        /// The final response; its body is empty when it went to the output.
+        public var response: HTTPResponse
+        /// The URLs requested, in order, for the last attempt.
+        public var hops: [String]
+        /// Whether the server asked for new credentials and the request was retried.
+        public var renewed: Bool
+        /// Whether a redirect left the origin, so later hops went without the credential.
+        public var leftOrigin: Bool
+    }
+
+    /// Sends `request` for `accountId`, writing the final body through `output`.
+    public func send(_ request: HTTPRequest, accountId: String,
+                     output: @escaping @Sendable (UnsafeRawBufferPointer) -> Bool) async throws -> Outcome {
+        let stored = try await renewer.renew(accountId, with: adapter, scopes: scopes)
+        let first = try await attempt(request, stored: stored, output: output, finalTry: false)
+        guard first.challenged else { return first.outcome }
+        let renewed = try await renewer.renew(accountId, with: adapter, scopes: scopes, force: true)
+        let second = try await attempt(request, stored: renewed, output: output, finalTry: true)
+        if second.challenged {
+            throw AuthFailure(.needsInteraction, code: "refused",
+                              remedy: "\(Self.origin(of: request.url)?.text ?? request.url) still refuses \(accountId) after a renewal (HTTP \(second.outcome.response.status)\(Self.challengeDetail(second.outcome.response))); sign in again: `authdeck login \(stored.account.providerId)`")
+        }
+        var outcome = second.outcome
+        outcome.renewed = true
+        return outcome
+    }
+
+    /// One pass through the redirects with the credentials of `stored`.
+    func attempt(_ request: HTTPRequest, stored: StoredAccount, output: @escaping @Sendable (UnsafeRawBufferPointer) -> Bool,
+                 finalTry: Bool) async throws -> (outcome: Outcome, challenged: Bool) {
+        guard let home = Self.origin(of: request.url) else { throw HTTPError.invalidURL(request.url) }
+        let credential = try credential(of: stored)
+        var current = request
+        var hops: [String] = []
+        var leftOrigin = false
+        for hop in 0...maxRedirects {
+            let sameOrigin = Self.origin(of: current.url) == home
+            leftOrigin = leftOrigin || !sameOrigin
+            var r = current
+            if sameOrigin {
+                r.headers += credential.headers
+                r.cookieJar = credential.cookieJar
+                r.tls = tls
+            } else {
+                r.cookieJar = nil
+                r.tls = TLSOptions()
+            }
+            let usesCookies = credential.cookieJar != nil
+            let lastHop = hop == maxRedirects
+            r.bodyStream = BodyStream(accept: { status, headers in
+                if sameOrigin, Self.isChallenge(status: status, headers: headers, cookies: usesCookies) { return false }
+                if !lastHop, Self.isRedirect(status), headers.contains(where: { $0.name.lowercased() == "location" }) { return false }
+                return true
+            }, write: output)
+            hops.append(r.url)
+            let response = try await send(r)
+            if sameOrigin, Self.isChallenge(status: response.status, headers: response.headers, cookies: usesCookies) {
+                return (Outcome(response: response, hops: hops, renewed: false, leftOrigin: leftOrigin), true)
+            }
+            guard !lastHop, Self.isRedirect(response.status), let location = response.header("Location"),
+                  let next = URL(string: location, relativeTo: URL(string: current.url))?.absoluteURL.absoluteString else {
+                return (Outcome(response: response, hops: hops, renewed: false, leftOrigin: leftOrigin), false)
+            }
+            current.url = next
+            // 303, and 301/302 after a POST, turn into a GET without a body, as browsers and curl do.
+            if response.status == 303 || ((response.status == 301 || response.status == 302) && current.method.uppercased() == "POST") {
+                current.method = "GET"
+                current.body = nil
+                current.headers.removeAll { $0.name.lowercased() == "content-type" }
+            }
+        }
+        preconditionFailure("the loop returns at its last hop")
+    }
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        do {
+            return try await http.send(request)
+        } catch let error as HTTPError {
+            throw AuthFailure(error.isTransient ? .transient : .misconfigured, code: "network", remedy: error.description)
+        }
+    }
+
+    /// The headers and cookie jar that carry `stored`'s credential.
+    func credential(of stored: StoredAccount) throws -> (headers: [HTTPHeader], cookieJar: [String]?) {
+        let now = renewer.clock.now()
+        var headers = adapter.resourceHeaders.map { HTTPHeader($0.name, $0.value) }
+        var jar: [String]?
+        // The renewer has just made sure the credential is fresh, so no skew margin here: a
+        // token the server issued a moment ago is used even if it lives shorter than the skew.
+        if let token = stored.credentials.usableAccessToken(for: scopes, at: now, skew: .seconds(0)) {
+            headers.append(HTTPHeader("Authorization", "Bearer \(token.value.exposedValue)"))
+        }
+        if !stored.credentials.cookies.isEmpty, stored.credentials.cookiesUsable(at: now, skew: .seconds(0)) {
+            jar = NetscapeCookieJar.lines(stored.credentials.cookies)
+        }
+        guard jar != nil || headers.contains(where: { $0.name == "Authorization" }) else {
+            throw AuthFailure(.needsInteraction, code: "no_credential",
+                              remedy: "\(stored.account.id) holds no valid token\(scopes.isEmpty ? "" : " for scope \(scopes.joined(separator: " "))") or cookie; sign in: `authdeck login \(stored.account.providerId)`")
+        }
+        return (headers, jar)
+    }
+
+    /// A response that asks for new credentials: 401 with a Bearer challenge (any 401 for a
+    /// cookie account), or SharePoint's forms-auth 403.
+    static func isChallenge(status: Int, headers: [HTTPHeader], cookies: Bool) -> Bool {
+        if status == 403 { return headers.contains { $0.name.lowercased() == "x-forms_based_auth_required" } }
+        guard status == 401 else { return false }
+        if cookies { return true }
+        return headers.contains { $0.name.lowercased() == "www-authenticate" && $0.value.lowercased().hasPrefix("bearer") }
+    }
+
+    static func isRedirect(_ status: Int) -> Bool { [301, 302, 303, 307, 308].contains(status) }
+
+    /// The `error`/`error_description` of a Bearer challenge, for the message (server text, made inert).
+    static func challengeDetail(_ response: HTTPResponse) -> String {
+        guard let challenge = response.headers(named: "WWW-Authenticate").first(where: { $0.lowercased().hasPrefix("bearer") }),
+              let range = challenge.range(of: "error=\"") else { return "" }
+        let code = challenge[range.upperBound...].prefix { $0 != "\"" }
+        return ": " + TerminalText.inert(String(code.prefix(80)))
+    }
+
+    /// Scheme, host and port: what a credential is bound to.
+    struct Origin: Equatable {
+        var scheme: String
+        var host: String
+        var port: Int
+        var text: String { "\(scheme)://\(host)" + ((scheme == "https" && port == 443) || (scheme == "http" && port == 80) ? "" : ":\(port)") }
+    }
+
+    static func origin(of url: String) -> Origin? {
+        guard let u = URL(string: url), let scheme = u.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = u.host?.lowercased() else { return nil }
+        return Origin(scheme: scheme, host: host, port: u.port ?? (scheme == "https" ? 443 : 80))
+    }
+}

@@ -1,0 +1,139 @@
+import ArgumentParser
+import Foundation
+import AuthDeckCore
+import AuthDeckProviders
+import AuthDeckConfig
+import AuthDeckStore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `authdeck exec ACCOUNT… -- COMMAND`: renews the accounts, then runs COMMAND with their
+/// credentials in its environment and exits with its status.
+///
+/// Why: a script that needs a token for its whole run should not call `authdeck token` in a
+/// loop or put the token in argv. Each account is renewed first so its credential outlives
+/// the provider's `renew_before` (five minutes by default). Variables: `AUTHDECK_TOKEN_<NAME>`
+/// per token account (NAME: the ACCOUNT argument in capitals, other characters as `_`),
+/// `AUTHDECK_TOKEN` when exactly one token account is named, `AUTHDECK_COOKIE_JAR` (a 0600
+/// Netscape jar with every named account's cookies, deleted when COMMAND ends however it
+/// ends), `AUTHDECK_ACCOUNTS` (the ids). SIGTERM and SIGHUP are passed on to COMMAND.
+struct ExecCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "exec", abstract: "Run COMMAND with fresh credentials of ACCOUNT(s) in its environment.",
+        discussion: "Example: authdeck exec work sp-intranet -- sh -c 'curl -H \"Authorization: Bearer $AUTHDECK_TOKEN_WORK\" -b \"$AUTHDECK_COOKIE_JAR\" …'")
+
+    @OptionGroup var global: GlobalOptions
+    @Option(name: .long, parsing: .singleValue, help: ArgumentHelp("Scope every token must carry (repeatable).", valueName: "scope"))
+    var scope: [String] = []
+    @Argument(parsing: .captureForPassthrough, help: ArgumentHelp("ACCOUNT… -- COMMAND [ARG…]: the accounts whose credentials COMMAND gets, then the command.", valueName: "account"))
+    var words: [String] = []
+
+    /// The words before `--` (ArgumentParser cannot put an array of positionals before the
+    /// terminator, so the split is made here).
+    var accounts: [String] { Array(words.prefix { $0 != "--" }) }
+    var command: [String] { Array(words.drop { $0 != "--" }.dropFirst()) }
+
+    func validate() throws {
+        if let option = accounts.first(where: { $0.hasPrefix("-") }) {
+            throw ValidationError("\(option): options go before the first ACCOUNT, and the command after --")
+        }
+        if accounts.isEmpty { throw ValidationError("name at least one ACCOUNT") }
+        if command.isEmpty { throw ValidationError("give the command to run after --, e.g. authdeck exec work -- env") }
+        let names = accounts.map(Self.variableName)
+        if let dup = names.first(where: { n in names.filter { $0 == n }.count > 1 }) {
+            throw ValidationError("two ACCOUNT arguments give the same variable name AUTHDECK_TOKEN_\(dup)")
+        }
+    }
+
+    /// `work` → `WORK`, `sp-intranet/taro@x` → `SP_INTRANET_TARO_X`.
+    static func variableName(_ argument: String) -> String {
+        String(argument.uppercased().map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "_" })
+    }
+
+    func run() async throws {
+        let context = DeckContext(global)
+        let config = try context.loadConfig()
+        let store = try context.openStore()
+        var variables: [String: String] = [:]
+        var tokens: [String] = []
+        var cookies: [Cookie] = []
+        var ids: [String] = []
+        for argument in accounts {
+            let stored = try await fresh(try context.resolveAccount(argument, in: store), context: context, config: config, store: store)
+            let now = context.clock.now()
+            ids.append(stored.account.id)
+            if let token = stored.credentials.usableAccessToken(for: scope, at: now, skew: .seconds(0)) {
+                variables["AUTHDECK_TOKEN_" + Self.variableName(argument)] = token.value.exposedValue
+                tokens.append(token.value.exposedValue)
+            } else if stored.credentials.cookiesUsable(at: now, skew: .seconds(0)) {
+                cookies += stored.credentials.cookies
+            } else {
+                throw CLIError.needsSignIn(Remedy.forMissingToken(stored, scopes: scope, now: now, skew: config.statePolicy.clockSkew))
+            }
+            try? store.touch(accountId: stored.account.id, at: now)
+        }
+        if tokens.count == 1 { variables["AUTHDECK_TOKEN"] = tokens[0] }
+        variables["AUTHDECK_ACCOUNTS"] = ids.joined(separator: " ")
+        let jar = cookies.isEmpty ? nil : try TemporaryJar.create(cookies, environment: context.environment)
+        defer { jar?.remove() }
+        if let jar { variables["AUTHDECK_COOKIE_JAR"] = jar.path }
+
+        var environment = context.environment.filter { !$0.key.hasPrefix("AUTHDECK_TOKEN") && $0.key != "AUTHDECK_COOKIE_JAR" }
+        environment.merge(variables) { _, new in new }
+        let status = try await Self.runForwardingSignals(command, environment: environment)
+        jar?.remove()
+        if status != 0 { throw ExitCode(status) }
+    }
+
+    /// The account renewed so that it outlives its provider's `renew_before`; a network failure
+    /// leaves it as it is when its credential is still good (the command can still run).
+    func fresh(_ stored: StoredAccount, context: DeckContext, config: DeckConfig, store: DeckStore) async throws -> StoredAccount {
+        let window = config.provider(stored.account.providerId)?.renewBefore ?? ProviderProfile.defaultRenewBefore
+        if let error = stored.account.lastError, error.errorClass == .needsInteraction {
+            throw CLIError.needsSignIn(Remedy.forMissingToken(stored, scopes: scope, now: context.clock.now(), skew: config.statePolicy.clockSkew))
+        }
+        do {
+            let adapter = try context.adapter(for: stored.account.providerId, config: config, store: store)
+            return try await context.renewer(store, config).renew(stored.account.id, with: adapter, scopes: scope, window: window)
+        } catch let failure as AuthFailure {
+            let now = context.clock.now()
+            let usable = stored.credentials.usableAccessToken(for: scope, at: now, skew: .seconds(0)) != nil
+                || stored.credentials.cookiesUsable(at: now, skew: .seconds(0))
+            guard failure.errorClass == .transient, usable else { throw CLIError.from(failure, account: stored.account.id) }
+            Output.warning("\(stored.account.id) could not be renewed (\(failure.description)); using its current credential")
+            return stored
+        }
+    }
+
+    /// Runs the command; while it runs authdeck ignores SIGINT and SIGQUIT (the terminal sends
+    /// them to the command too) and passes SIGTERM and SIGHUP on, so it always outlives the
+    /// command and can delete the jar.
+    static func runForwardingSignals(_ argv: [String], environment: [String: String]) async throws -> Int32 {
+        let child = ChildPid()
+        var sources: [DispatchSourceSignal] = []
+        for sig in [SIGINT, SIGQUIT, SIGTERM, SIGHUP] {
+            signal(sig, SIG_IGN)
+            guard sig == SIGTERM || sig == SIGHUP else { continue }
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            source.setEventHandler { if let pid = child.value { kill(pid, sig) } }
+            source.resume()
+            sources.append(source)
+        }
+        defer { sources.forEach { $0.cancel() } }
+        let process = try ChildProcess.spawn(argv, environment: environment)
+        child.value = process.pid
+        return await process.wait()
+    }
+}
+
+/// The running command's pid, read by the signal handlers on another thread.
+final class ChildPid: @unchecked Sendable {
+    private let lock = NSLock()
+    private var pid: pid_t?
+
+    var value: pid_t? {
+        get { lock.withLock { pid } }
+        set { lock.withLock { pid = newValue } }
+    }
+}

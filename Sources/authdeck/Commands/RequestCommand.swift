@@ -1,0 +1,134 @@
+import ArgumentParser
+import Foundation
+import AuthDeckCore
+import AuthDeckHTTP
+import AuthDeckProviders
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `authdeck request ACCOUNT URL`: one HTTP request with the account's credential, renewed
+/// and retried once when the server asks for a new one.
+///
+/// Why not `curl -H "Authorization: Bearer $(authdeck token …)"`: that puts the token in
+/// curl's argv (visible in `ps`), cannot renew when the server rejects a token that looked
+/// valid, and follows redirects with the header attached. The body streams to stdout or
+/// `-o FILE`; with `--include` the status and headers go to stderr (Set-Cookie values hidden).
+/// Exit status: 0 for a 2xx/3xx answer, 1 for another 4xx, 4 for 429/5xx or a network
+/// failure, 3 when only an interactive sign-in can help.
+struct RequestCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "request", abstract: "Send an HTTP request with ACCOUNT's token, cookies or client certificate.")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "Account id, username, provider/username or a unique prefix.") var account: String
+    @Argument(help: "The http(s) URL to request.") var url: String
+    @Option(name: [.customShort("X"), .customLong("request")], help: "The method (default GET, or POST with a body).")
+    var method: String?
+    @Option(name: [.customShort("H"), .customLong("header")], parsing: .singleValue, help: ArgumentHelp("A header 'Name: value' (repeatable).", valueName: "header"))
+    var headers: [String] = []
+    @Option(name: [.customShort("d"), .customLong("data")], help: "The request body.") var data: String?
+    @Option(name: .customLong("data-file"), help: ArgumentHelp("Read the body from a file (- for stdin).", valueName: "path"))
+    var dataFile: String?
+    @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp("Write the body to this file (mode 0600) instead of stdout.", valueName: "path"))
+    var output: String?
+    @Flag(name: [.customShort("i"), .customLong("include")], help: "Print the status line and headers to stderr.") var include = false
+    @Option(name: .long, parsing: .singleValue, help: ArgumentHelp("Scope the token must carry (repeatable).", valueName: "scope"))
+    var scope: [String] = []
+    @Option(name: .long, help: "Seconds the whole exchange may take.") var timeout: Double = 300
+
+    func validate() throws {
+        if data != nil && dataFile != nil { throw ValidationError("give the body with -d or --data-file, not both") }
+        if timeout <= 0 { throw ValidationError("--timeout must be a positive number of seconds") }
+        if let method, method.isEmpty || !method.allSatisfy({ $0.isASCII && $0.isLetter }) {
+            throw ValidationError("-X must be an HTTP method such as GET or PUT (found \"\(method)\")")
+        }
+        _ = try parsedHeaders()
+    }
+
+    /// The `-H` values as headers; authdeck adds the credential itself, so those are refused.
+    func parsedHeaders() throws -> [HTTPHeader] {
+        try headers.map { text in
+            guard let colon = text.firstIndex(of: ":"), colon != text.startIndex else {
+                throw ValidationError("-H needs 'Name: value' (found \"\(TerminalText.inert(text))\")")
+            }
+            if text.contains("\r") || text.contains("\n") { throw ValidationError("-H \"\(text[..<colon])\": a header value cannot hold a line break") }
+            let name = String(text[..<colon]).trimmingCharacters(in: .whitespaces)
+            if ["authorization", "cookie"].contains(name.lowercased()) {
+                throw ValidationError("-H \(name): authdeck adds the account's credential itself; leave this header out")
+            }
+            return HTTPHeader(name, String(text[text.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
+        }
+    }
+
+    func run() async throws {
+        let context = DeckContext(global)
+        let (config, store, stored) = try context.openAccount(account)
+        let body = try readBody()
+        var extra = try parsedHeaders()
+        if body != nil, !extra.contains(where: { $0.name.lowercased() == "content-type" }) {
+            extra.append(HTTPHeader("Content-Type", "application/x-www-form-urlencoded"))
+        }
+        guard let u = URL(string: url), ["http", "https"].contains(u.scheme?.lowercased() ?? ""), u.host != nil else {
+            throw CLIError.usage("not an http(s) URL: \(url)")
+        }
+        if let error = stored.account.lastError, error.errorClass == .needsInteraction,
+           stored.credentials.usableUntil(at: context.clock.now(), skew: .seconds(0)) == nil {
+            throw CLIError.needsSignIn(Remedy.forMissingToken(stored, scopes: scope, now: context.clock.now(), skew: config.statePolicy.clockSkew))
+        }
+        let requester = try context.requester(for: stored, config: config, store: store, scopes: scope)
+        let sink = try OutputFile(path: output)
+        var request = HTTPRequest(method: method?.uppercased() ?? (body == nil ? "GET" : "POST"), url: url, headers: extra, body: body,
+                                  timeout: timeout)
+        request.maxResponseBytes = 1 << 20
+        let outcome: ResourceRequester.Outcome
+        do {
+            outcome = try await requester.send(request, accountId: stored.account.id, output: sink.write)
+            try sink.finish()
+        } catch let failure as AuthFailure {
+            sink.abandon()
+            throw CLIError.from(failure, account: stored.account.id)
+        } catch let error as HTTPError {
+            sink.abandon()
+            throw CLIError(message: error.description, status: error.isTransient ? ExitStatus.transient : ExitStatus.failure)
+        }
+        try? store.touch(accountId: stored.account.id, at: context.clock.now())
+        let response = outcome.response
+        if include {
+            if outcome.renewed { Output.note("* the server asked for new credentials: \(stored.account.id) was renewed and the request sent again") }
+            if outcome.hops.count > 1 { Output.note("* followed \(outcome.hops.count - 1) redirect(s) to \(outcome.hops.last!)") }
+            if outcome.leftOrigin { Output.note("* a redirect left \(URL(string: url)?.host ?? url): the credential was not sent there") }
+            Output.note("HTTP \(response.status)")
+            for h in response.headers {
+                let value = h.name.lowercased() == "set-cookie" ? Self.hideCookieValue(h.value) : h.value
+                Output.note("\(h.name): \(TerminalText.inert(value))")
+            }
+        }
+        switch response.status {
+        case 200..<400: return
+        case 429, 500...:
+            Output.error("\(url) answered HTTP \(response.status)")
+            throw ExitCode(ExitStatus.transient)
+        default:
+            Output.error("\(url) answered HTTP \(response.status)")
+            throw ExitCode(ExitStatus.failure)
+        }
+    }
+
+    func readBody() throws -> [UInt8]? {
+        if let data { return Array(data.utf8) }
+        guard let dataFile else { return nil }
+        if dataFile == "-" { return Array(FileHandle.standardInput.readDataToEndOfFile()) }
+        guard let bytes = FileManager.default.contents(atPath: dataFile) else {
+            throw CLIError.usage("--data-file \(dataFile) cannot be read")
+        }
+        return Array(bytes)
+    }
+
+    /// `Set-Cookie: name=value; …` with the value hidden: cookies are credentials.
+    static func hideCookieValue(_ header: String) -> String {
+        guard let eq = header.firstIndex(of: "=") else { return header }
+        let rest = header[eq...].firstIndex(of: ";").map { String(header[$0...]) } ?? ""
+        return header[..<eq] + "=<hidden>" + rest
+    }
+}
