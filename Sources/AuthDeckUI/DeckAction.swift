@@ -29,6 +29,9 @@ public enum Key: Hashable, Sendable {
 public enum DeckEffect: Equatable, Sendable {
     case reload
     case renew(ids: [String], interactiveIfNeeded: Bool)
+    /// Renew ahead of expiry, by the deck itself: only what still needs it (another process
+    /// such as `authdeck watch` may have renewed it already), never with a person.
+    case renewAhead(ids: [String])
     case prune(ids: [String])
     case undoPrune
     case logout(id: String, clearRegistration: Bool)

@@ -2,12 +2,28 @@ import AuthDeckCore
 
 /// The deck's update function: decides, never does. Same state and action, same result.
 public enum DeckReducer {
+    /// Staying signed in while the deck is open: accounts whose `renewAt` has come are renewed
+    /// silently, with a note in the status line.
+    static func renewDue(_ state: inout DeckState, now: Instant) -> [DeckEffect] {
+        let due = state.rows.filter { r in
+            guard let at = r.renewAt, at <= now, state.busy[r.id] == nil else { return false }
+            return state.autoRenewedAt[r.id].map { now - $0 >= .seconds(30) } ?? true
+        }
+        guard !due.isEmpty else { return [] }
+        for r in due {
+            state.busy[r.id] = "renewing"
+            state.autoRenewedAt[r.id] = now
+        }
+        state.message = due.count == 1 ? "Renewing \(due[0].username) before it expires…" : "Renewing \(due.count) accounts before they expire…"
+        return [.renewAhead(ids: due.map(\.id))]
+    }
+
     public static func reduce(_ state: inout DeckState, _ action: DeckAction) -> [DeckEffect] {
         switch action {
         case .tick(let now):
             state.now = now
             state.spinnerPhase &+= 1
-            return []
+            return renewDue(&state, now: now)
         case .resize(let w, let h):
             state.width = w
             state.height = h

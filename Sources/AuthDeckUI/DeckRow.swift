@@ -15,6 +15,9 @@ public struct DeckRow: Equatable, Sendable {
     public var lastUsed: Instant?
     public var renewable: Bool
     public var detail: [String]
+    /// When the open deck renews this account by itself (its provider's `renew_before` ahead of
+    /// expiry); nil when it cannot renew silently.
+    public var renewAt: Instant?
 
     public init(id: String, providerId: String, providerKind: ProviderKind?, displayName: String, username: String, realm: String,
                 state: AccountState, expiry: Instant?, neverExpires: Bool, lastUsed: Instant?, renewable: Bool, detail: [String]) {

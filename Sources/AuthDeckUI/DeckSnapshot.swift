@@ -25,9 +25,14 @@ public enum DeckSnapshot {
                 renewable = r
                 if !r, let p = profiles[a.providerId], let why = ProviderCapabilities.renewalUnavailableReason(p) { detail.append(why) }
             }
-            return DeckRow(id: a.id, providerId: a.providerId, providerKind: kind, displayName: a.displayName, username: a.username,
-                           realm: a.realm ?? "", state: e.state, expiry: e.expiry, neverExpires: e.state.isUsable && e.usableUntil == nil,
-                           lastUsed: a.lastUsedAt, renewable: renewable, detail: detail)
+            var row = DeckRow(id: a.id, providerId: a.providerId, providerKind: kind, displayName: a.displayName, username: a.username,
+                              realm: a.realm ?? "", state: e.state, expiry: e.expiry, neverExpires: e.state.isUsable && e.usableUntil == nil,
+                              lastUsed: a.lastUsedAt, renewable: renewable, detail: detail)
+            row.renewAt = profiles[a.providerId].flatMap { p in
+                KeepAlivePlan.renewalDue(e, now: now, skew: skew, renewBefore: p.renewBefore,
+                                         silentRenewal: ProviderCapabilities.of(p).silentRenewal)
+            }
+            return row
         }
         let panes = providers.map { p -> DeckProvider in
             let mine = rows.filter { $0.providerId == p.id }

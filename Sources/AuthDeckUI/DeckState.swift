@@ -33,6 +33,8 @@ public struct DeckState: Equatable, Sendable {
     public var modal: Modal?
     /// Operations in flight, by account id (shown with a spinner).
     public var busy: [String: String] = [:]
+    /// When the deck last renewed an account by itself, so a failure is retried at most every 30 s.
+    public var autoRenewedAt: [String: Instant] = [:]
     /// The last message for the status line.
     public var message: String?
     public var storePath: String

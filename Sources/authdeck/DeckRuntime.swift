@@ -105,6 +105,8 @@ final class DeckRuntime: @unchecked Sendable {
         case let .renew(ids, interactive):
             // Many at once (R): concurrently, but at most `renewGate.limit` at a time.
             for id in ids { start(id) { await self.renewGate.run { await self.renew(id, interactive: interactive) } } }
+        case .renewAhead(let ids):
+            for id in ids { start(id) { await self.renewGate.run { await self.renewAhead(id) } } }
         case .prune(let ids):
             do {
                 let now = context.clock.now()
@@ -164,6 +166,23 @@ final class DeckRuntime: @unchecked Sendable {
             inbox.post(interactive ? .signInFinished(id: id, failure: f.remedy) : .renewFinished(id: id, failure: f.remedy))
         } catch is CancellationError {
             inbox.post(.signInFinished(id: id, failure: "cancelled"))
+        } catch let e as CLIError {
+            inbox.post(.renewFinished(id: id, failure: e.message))
+        } catch {
+            inbox.post(.renewFinished(id: id, failure: "\(error)"))
+        }
+    }
+
+    /// Renews `id` so it outlives its provider's `renew_before`, unless it already does.
+    func renewAhead(_ id: String) async {
+        do {
+            guard let stored = try store.account(id: id) else { return inbox.post(.renewFinished(id: id, failure: "the account is gone")) }
+            let window = config.provider(stored.account.providerId)?.renewBefore ?? ProviderProfile.defaultRenewBefore
+            let adapter = try context.adapter(for: stored.account.providerId, config: config, store: store)
+            _ = try await context.renewer(store, config).renew(id, with: adapter, window: window)
+            inbox.post(.renewFinished(id: id, failure: nil))
+        } catch let f as AuthFailure {
+            inbox.post(.renewFinished(id: id, failure: f.remedy))
         } catch let e as CLIError {
             inbox.post(.renewFinished(id: id, failure: e.message))
         } catch {

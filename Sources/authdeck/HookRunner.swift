@@ -1,0 +1,51 @@
+import Foundation
+import AuthDeckCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs a `[hooks]` command for one account event: `sh -c COMMAND`, stdin from /dev/null,
+/// output wherever `watch`'s goes (the journal under systemd), killed after 30 seconds.
+///
+/// The hook learns what happened only from `AUTHDECK_EVENT`, `AUTHDECK_ACCOUNT`,
+/// `AUTHDECK_PROVIDER`, `AUTHDECK_USERNAME`, `AUTHDECK_EXPIRES_AT` and `AUTHDECK_MESSAGE` —
+/// never a token, cookie or password (authdeck's own secret variables are removed).
+struct HookRunner {
+    let environment: [String: String]
+    let timeout: Double = 30
+
+    /// Variables a hook must not inherit from authdeck's environment.
+    static func isSecretVariable(_ name: String) -> Bool {
+        name == "AUTHDECK_PASSWORD" || name.hasPrefix("AUTHDECK_PASSPHRASE") || name.hasPrefix("AUTHDECK_TOKEN")
+            || name == "AUTHDECK_COOKIE_JAR"
+    }
+
+    /// Runs `command` and waits for it; returns its status (nil when it could not start or was killed for time).
+    @discardableResult
+    func run(_ command: String, event: String, account: Account, expiresAt: Instant?, message: String?) async -> Int32? {
+        var env = environment.filter { !Self.isSecretVariable($0.key) }
+        env["AUTHDECK_EVENT"] = event
+        env["AUTHDECK_ACCOUNT"] = account.id
+        env["AUTHDECK_PROVIDER"] = account.providerId
+        env["AUTHDECK_USERNAME"] = account.username
+        env["AUTHDECK_EXPIRES_AT"] = expiresAt?.iso8601 ?? ""
+        env["AUTHDECK_MESSAGE"] = message ?? ""
+        let child: ChildProcess
+        do {
+            child = try ChildProcess.spawn(["/bin/sh", "-c", command], environment: env, stdinNull: true)
+        } catch {
+            Output.warning("hook for \(event) could not start: \(error)")
+            return nil
+        }
+        let pid = child.pid
+        let watchdog = Task {
+            try await Task.sleep(nanoseconds: UInt64(timeout * 1e9))
+            kill(pid, SIGKILL)
+            Output.warning("hook for \(event) ran longer than \(Int(timeout)) s and was stopped")
+        }
+        let status = await child.wait()
+        watchdog.cancel()
+        if status != 0 { Output.warning("hook for \(event) (\(account.id)) exited with status \(status)") }
+        return status
+    }
+}
