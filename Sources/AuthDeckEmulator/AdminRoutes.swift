@@ -12,7 +12,8 @@ import Foundation
 /// - `POST /_admin/one-use` `{"enabled"}`: refresh tokens become one-use (reuse: AADSTS70000)
 /// - `POST /_admin/legacy-auth` `{"blocked"}`: extSTS.srf stops issuing tokens
 /// - `POST /_admin/clock` `{"advance"}` in seconds
-/// - `GET /_admin/issued`: counts of what was issued and of requests per path
+/// - `GET /_admin/issued`: counts of what was issued, of requests per path (`requests`) and per
+///   path and status (`responses`, keyed `GET /api/me 401`)
 struct AdminRoutes: Sendable {
     let state: EmulatorState
 

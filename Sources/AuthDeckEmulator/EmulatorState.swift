@@ -235,7 +235,11 @@ actor EmulatorState {
     func summary() -> EmulatorResponse {
         func count<T>(_ d: [String: T], _ ok: (T) -> Bool) -> Int { d.values.filter(ok).count }
         var byPath: [String: Int] = [:]
-        for e in log { byPath["\(e.method) \(e.path)", default: 0] += 1 }
+        var byStatus: [String: Int] = [:]
+        for e in log {
+            byPath["\(e.method) \(e.path)", default: 0] += 1
+            byStatus["\(e.method) \(e.path) \(e.status)", default: 0] += 1
+        }
         return .json(200, [
             "now": ISO8601DateFormatter().string(from: now),
             "access_tokens": accessTokens.count,
@@ -244,6 +248,7 @@ actor EmulatorState {
             "cookies": cookies.count,
             "devices_pending": pendingDevices().count,
             "requests": byPath,
+            "responses": byStatus,
             "one_use_refresh_tokens": oneUseRefreshTokens,
         ])
     }

@@ -49,6 +49,10 @@ public struct ResourceRequester: Sendable {
         let stored = try await renewer.renew(accountId, with: adapter, scopes: scopes)
         let first = try await attempt(request, stored: stored, output: output, finalTry: false)
         guard first.challenged else { return first.outcome }
+        if let error = stored.account.lastError, error.errorClass == .needsInteraction {
+            // The provider already refused a renewal: asking again would fail the same way.
+            throw AuthFailure(.needsInteraction, code: error.code, remedy: error.remedy)
+        }
         let renewed = try await renewer.renew(accountId, with: adapter, scopes: scopes, force: true)
         let second = try await attempt(request, stored: renewed, output: output, finalTry: true)
         if second.challenged {

@@ -87,7 +87,11 @@ struct RequestCommand: AsyncParsableCommand {
             try sink.finish()
         } catch let failure as AuthFailure {
             sink.abandon()
-            throw CLIError.from(failure, account: stored.account.id)
+            var error = CLIError.from(failure, account: stored.account.id)
+            if failure.errorClass == .needsInteraction, !error.message.contains("authdeck login") {
+                error.message += " (`authdeck login \(stored.account.providerId)`)"
+            }
+            throw error
         } catch let error as HTTPError {
             sink.abandon()
             throw CLIError(message: error.description, status: error.isTransient ? ExitStatus.transient : ExitStatus.failure)

@@ -1,0 +1,230 @@
+import Testing
+import Foundation
+import AuthDeckTestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `authdeck request`, `exec` and `watch` through the real binary against the emulator:
+/// renew-and-retry on a challenge, credentials kept to their origin, the exec jar's life,
+/// and watch keeping a 5-second token alive and telling once when it cannot.
+@Suite(.serialized) struct RequestExecWatchTests {
+    let idp: EmulatorProcess
+    let home = TempDirectory("authdeck-req")
+    let runner: BinaryRunner
+
+    init() throws {
+        idp = try EmulatorProcess()
+        runner = BinaryRunner(product: "authdeck", environment: [
+            "HOME": home.path, "XDG_DATA_HOME": home.file("data"), "XDG_CONFIG_HOME": home.file("config"),
+            "XDG_RUNTIME_DIR": home.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
+        ])
+        try writeConfig(idp.workAndIntranetTOML())
+    }
+
+    func writeConfig(_ text: String) throws {
+        try FileManager.default.createDirectory(atPath: home.file("config/authdeck"), withIntermediateDirectories: true)
+        try text.write(toFile: home.file("config/authdeck/config.toml"), atomically: true, encoding: .utf8)
+    }
+
+    func run(_ args: String..., env: [String: String] = [:]) throws -> BinaryRunner.Result {
+        var r = runner
+        r.environment.merge(env) { _, new in new }
+        return try r.run(args)
+    }
+
+    func signIn(sharePoint: Bool = false) throws {
+        let work = try run("login", "work", "--password", "--username", "taro@contoso.com", env: ["AUTHDECK_PASSWORD": "taro-pass-123"])
+        #expect(work.status == 0, "\(work.stderr)")
+        if sharePoint {
+            let sp = try run("login", "sp-intranet")
+            #expect(sp.status == 0, "\(sp.stderr)")
+        }
+    }
+
+    /// How many responses the emulator gave to `key` ("GET /api/me 401").
+    func responses(_ key: String) throws -> Int {
+        let json = try #require(JSONSerialization.jsonObject(with: Data(try idp.admin("issued").utf8)) as? [String: Any])
+        return (json["responses"] as? [String: Int])?[key] ?? 0
+    }
+
+    func waitUntil(_ what: String, timeout: Double = 20, _ condition: () throws -> Bool) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if try condition() { return }
+            usleep(100_000)
+        }
+        Issue.record("timed out waiting until \(what)")
+    }
+
+    // MARK: request
+
+    @Test func aSharePointCookieThatExpiresBetweenTwoCallsIsRenewedWithExactlyOneRetry() throws {
+        try signIn(sharePoint: true)
+        let first = try run("request", "sp-intranet", "\(idp.url)/_api/web")
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.contains("\"CurrentUser\":\"taro@contoso.com\""))
+        #expect(try responses("GET /_api/web 200") == 1)
+        // Six hours pass at the site: the 5-hour cookie is dead there, though it looks valid here.
+        try idp.admin("clock", #"{"advance":21600}"#)
+        let second = try run("request", "sp-intranet", "\(idp.url)/_api/web", "--include")
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.stdout.contains("\"CurrentUser\":\"taro@contoso.com\""))
+        #expect(!second.stdout.contains("403 FORBIDDEN"), "the challenge's body must not reach the output")
+        #expect(second.stderr.contains("was renewed and the request sent again"))
+        #expect(try responses("GET /_api/web 403") == 1, "exactly one refused call")
+        #expect(try responses("GET /_api/web 200") == 2, "and exactly one retry")
+    }
+
+    @Test func aBearerTokenRevokedMidwayExitsThreeWithTheRemedy() throws {
+        try signIn()
+        let ok = try run("request", "work", "\(idp.url)/api/me")
+        #expect(ok.status == 0, "\(ok.stderr)")
+        #expect(ok.stdout.contains("\"user\":\"taro@contoso.com\""))
+        try idp.admin("revoke", #"{"username":"taro@contoso.com"}"#)
+        let refused = try run("request", "work", "\(idp.url)/api/me")
+        #expect(refused.status == 3, "\(refused.stderr)")
+        #expect(refused.stderr.contains("sign in again"))
+        #expect(refused.stdout.isEmpty, "nothing of the 401 answer on stdout")
+        #expect(try responses("GET /api/me 401") == 1, "one challenge, then the renewal was refused: no second call")
+        // Nothing was deleted (only a sign-out or prune deletes), and the dead grant is not
+        // spent again behind a script's back: the next call's challenge goes straight to exit 3.
+        let listed = try run("accounts", "--json")
+        #expect(listed.stdout.contains("work/"), "\(listed.stdout)")
+        let tokenCalls = try responses("POST /\(EmulatorProcess.contoso)/oauth2/v2.0/token 400")
+        let again = try run("request", "work", "\(idp.url)/api/me")
+        #expect(again.status == 3)
+        #expect(again.stderr.contains("authdeck login work"), "\(again.stderr)")
+        #expect(try responses("POST /\(EmulatorProcess.contoso)/oauth2/v2.0/token 400") == tokenCalls)
+    }
+
+    @Test func aRedirectToAnotherHostGetsNoCredential() throws {
+        try signIn(sharePoint: true)
+        let port = String(idp.url.split(separator: ":").last!)
+        // Same origin: the token follows the redirect.
+        let same = try run("request", "work", "\(idp.url)/api/redirect?to=/api/echo")
+        #expect(same.status == 0, "\(same.stderr)")
+        #expect(same.stdout.contains("\"authorization\":\"Bearer "))
+        // Another host (localhost is not 127.0.0.1): neither the token nor the cookies go there.
+        for (account, status) in [("work", "302"), ("sp-intranet", "307")] {
+            let other = try run("request", account, "\(idp.url)/api/redirect?status=\(status)&to=http://localhost:\(port)/api/echo", "--include")
+            #expect(other.status == 0, "\(other.stderr)")
+            #expect(other.stdout.contains("\"host\":\"localhost:\(port)\""), "\(other.stdout)")
+            #expect(!other.stdout.lowercased().contains("authorization"), "\(other.stdout)")
+            #expect(!other.stdout.lowercased().contains("cookie"), "\(other.stdout)")
+            #expect(other.stderr.contains("the credential was not sent there"))
+        }
+    }
+
+    @Test func aLargeBodyStreamsToAPrivateFileAndHeadersToStderr() throws {
+        try signIn()
+        let out = home.file("download.bin")
+        let r = try run("request", "work", "\(idp.url)/api/bytes?n=5000000", "-o", out, "-i")
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr.contains("HTTP 200"))
+        let attributes = try FileManager.default.attributesOfItem(atPath: out)
+        #expect((attributes[.size] as? Int) == 5_000_000, "past the 1 MiB cap of OAuth answers: streamed, not collected")
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        // A header that would smuggle a credential in is refused before anything is sent.
+        let bad = try run("request", "work", "\(idp.url)/api/me", "-H", "Authorization: Bearer x")
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("authdeck adds the account's credential itself"))
+        let missing = try run("request", "work", "\(idp.url)/api/nothing-here")
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("answered HTTP 404"))
+    }
+
+    // MARK: exec
+
+    @Test func execPassesTheTokenAndJarAndRemovesTheJarAfterwards() throws {
+        try signIn(sharePoint: true)
+        let script = """
+            printf '%s\\n' "$AUTHDECK_TOKEN" > '\(home.file("token"))'
+            printf '%s\\n' "$AUTHDECK_TOKEN_WORK" >> '\(home.file("token"))'
+            printf '%s\\n' "$AUTHDECK_COOKIE_JAR" > '\(home.file("jarpath"))'
+            stat -c %a "$AUTHDECK_COOKIE_JAR" > '\(home.file("jarmode"))'
+            curl -s -b "$AUTHDECK_COOKIE_JAR" '\(idp.url)/_api/web' > '\(home.file("web"))'
+            exit 7
+            """
+        let r = try run("exec", "work", "sp-intranet", "--", "sh", "-c", script)
+        #expect(r.status == 7, "the command's status: \(r.stderr)")
+        let tokens = try String(contentsOfFile: home.file("token"), encoding: .utf8).split(separator: "\n")
+        #expect(tokens.count == 2 && tokens[0] == tokens[1] && tokens[0].hasPrefix("at."))
+        #expect(try String(contentsOfFile: home.file("jarmode"), encoding: .utf8) == "600\n")
+        #expect(try String(contentsOfFile: home.file("web"), encoding: .utf8).contains("\"CurrentUser\":\"taro@contoso.com\""))
+        let jar = try String(contentsOfFile: home.file("jarpath"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(jar.hasPrefix(home.path + "/authdeck-exec."))
+        #expect(!FileManager.default.fileExists(atPath: jar), "the jar is gone when the command ends")
+        #expect(!FileManager.default.fileExists(atPath: (jar as NSString).deletingLastPathComponent))
+    }
+
+    @Test func theJarIsRemovedWhenTheCommandIsKilledAndWhenAuthdeckIsTerminated() throws {
+        try signIn(sharePoint: true)
+        // The command dies by SIGKILL: authdeck reports 128+9 and still removes the jar.
+        let killed = try run("exec", "sp-intranet", "--", "sh", "-c", "echo \"$AUTHDECK_COOKIE_JAR\" > '\(home.file("jar1"))'; kill -9 $$")
+        #expect(killed.status == 137)
+        let jar1 = try String(contentsOfFile: home.file("jar1"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(!jar1.isEmpty && !FileManager.default.fileExists(atPath: jar1))
+        // authdeck itself gets SIGTERM while the command runs: it passes it on and cleans up.
+        let live = try LiveProcess(runner.executable, ["exec", "sp-intranet", "--", "sh", "-c",
+                                                       "echo \"$AUTHDECK_COOKIE_JAR\" > '\(home.file("jar2"))'; echo started; exec sleep 60"],
+                                   environment: runner.environment)
+        _ = try live.waitFor("the command to start") { $0.contains("started") ? true : nil }
+        let jar2 = try String(contentsOfFile: home.file("jar2"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(FileManager.default.fileExists(atPath: jar2))
+        kill(live.pid, SIGTERM)
+        #expect(try live.wait(timeout: 10) == 128 + SIGTERM)
+        #expect(!FileManager.default.fileExists(atPath: jar2))
+    }
+
+    // MARK: watch
+
+    @Test func watchKeepsAFiveSecondTokenValidAndTellsOnceWhenTheGrantIsRevoked() throws {
+        try writeConfig("""
+            clock_skew = "1s"
+            [hooks]
+            on_renewed = 'echo "renewed $AUTHDECK_ACCOUNT" >> "\(home.file("hooks.log"))"'
+            on_needs_sign_in = 'echo "needs_sign_in $AUTHDECK_ACCOUNT $AUTHDECK_PROVIDER" >> "\(home.file("hooks.log"))"'
+
+            [[provider]]
+            id = "work"
+            kind = "azuread"
+            client_id = "\(EmulatorProcess.publicClient)"
+            renew_before = "2s"
+            endpoints = { authority = "\(idp.url)" }
+            options = { tenant = "\(EmulatorProcess.contoso)", allow_password = true }
+            """)
+        try idp.admin("lifetimes", #"{"access_token":5}"#)
+        try signIn()
+        let watch = try LiveProcess(runner.executable, ["watch", "--max-interval", "5"], environment: runner.environment)
+        // 30 seconds: six token lifetimes, and at no moment is the account without a valid token.
+        let deadline = Date().addingTimeInterval(30)
+        var checks = 0
+        while Date() < deadline {
+            let listed = try run("accounts", "--json")
+            let rows = try #require(JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
+            let state = rows.first?["state"] as? String
+            #expect(state == "signed_in" || state == "expiring_soon", "at check \(checks): \(state ?? "none")\n\(watch.stderr)")
+            checks += 1
+            usleep(500_000)
+        }
+        let renewals = try String(contentsOfFile: home.file("hooks.log"), encoding: .utf8).components(separatedBy: "renewed ").count - 1
+        #expect(renewals >= 6, "a 5-second token kept alive for 30 s takes at least six renewals (saw \(renewals))")
+        #expect(!watch.stderr.contains("needs a sign-in"))
+        // The grant is revoked: watch tells once, and keeps quiet on later passes.
+        try idp.admin("revoke", #"{"username":"taro@contoso.com"}"#)
+        try waitUntil("on_needs_sign_in runs") {
+            (try? String(contentsOfFile: home.file("hooks.log"), encoding: .utf8))?.contains("needs_sign_in") ?? false
+        }
+        let attemptsAfter = try responses("POST /\(EmulatorProcess.contoso)/oauth2/v2.0/token 400")
+        sleep(7)  // more than one --max-interval: later passes must neither call the hook nor retry the dead grant
+        let log = try String(contentsOfFile: home.file("hooks.log"), encoding: .utf8)
+        #expect(log.components(separatedBy: "needs_sign_in").count - 1 == 1, "\(log)")
+        #expect(log.contains("needs_sign_in work/") && log.contains(" work\n"))
+        #expect(try responses("POST /\(EmulatorProcess.contoso)/oauth2/v2.0/token 400") == attemptsAfter)
+        kill(watch.pid, SIGTERM)
+        _ = try? watch.wait(timeout: 10)
+        #expect(!log.contains("at."), "no token in what hooks were given")
+    }
+}
