@@ -61,12 +61,13 @@ public struct KeepAlivePlan: Equatable, Sendable {
         self.nextCheck = next
     }
 
-    /// When the open deck should renew this account by itself (nil: never, or not silently).
+    /// When the open deck should renew this account by itself: `renew_before` ahead of the
+    /// expiry of a usable credential. nil when it cannot renew silently, or has already
+    /// expired — the deck shows those for a person to act on (r, R), and `watch` renews them.
     public static func renewalDue(_ entry: DeckAssessment.Entry, now: Instant, skew: TimeSpan, renewBefore: TimeSpan,
                                   silentRenewal: Bool) -> Instant? {
         guard canRenew(entry.stored, now: now, silentRenewal: silentRenewal), !gaveUp(entry.stored) else { return nil }
         switch entry.state {
-        case .expired(true): return now
         case .signedIn, .expiringSoon: return entry.usableUntil.map { $0 - skew - renewBefore }
         default: return nil
         }

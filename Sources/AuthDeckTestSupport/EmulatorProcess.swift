@@ -48,19 +48,21 @@ public final class EmulatorProcess: @unchecked Sendable {
 
     /// Config for an Azure AD provider "work" on this emulator and a modern SharePoint site
     /// "sp-intranet" that signs in through it: the pair the SharePoint and deck tests share.
-    public func workAndIntranetTOML(flow: String? = nil) -> String {
-        """
+    /// `renewBefore` goes to both (`"0s"`: the open deck does not renew ahead by itself).
+    public func workAndIntranetTOML(flow: String? = nil, renewBefore: String? = nil) -> String {
+        let ahead = renewBefore.map { "renew_before = \"\($0)\"\n" } ?? ""
+        return """
         [[provider]]
         id = "work"
         kind = "azuread"
         client_id = "\(Self.publicClient)"
-        \(flow.map { "flow = \"\($0)\"\n" } ?? "")endpoints = { authority = "\(url)" }
+        \(ahead)\(flow.map { "flow = \"\($0)\"\n" } ?? "")endpoints = { authority = "\(url)" }
         options = { tenant = "\(Self.contoso)", allow_password = true }
 
         [[provider]]
         id = "sp-intranet"
         kind = "sharepoint"
-        options = { site = "contoso.sharepoint.com", site_url = "\(url)", azure_provider = "work" }
+        \(ahead)options = { site = "contoso.sharepoint.com", site_url = "\(url)", azure_provider = "work" }
 
         """
     }

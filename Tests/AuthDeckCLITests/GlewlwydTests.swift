@@ -120,6 +120,21 @@ struct GlewlwydTests {
         #expect(events.stdout.contains("refresh token rotated"))
     }
 
+    @Test func requestToTheUserinfoEndpointWithAnExpiredTokenRenewsIt() throws {
+        let shortLived = try GlewlwydServer(accessTokenSeconds: 3)
+        try writeConfig("clock_skew = \"0s\"\n" + shortLived.providerTOML())
+        #expect(try passwordLogin().status == 0)
+        try waitUntil("the access token expires") { try accounts().first?["state"] as? String == "expired" }
+        let before = try #require(try store().accounts(includeQuarantined: false).first?.credentials.refreshToken?.generation)
+        let r = try run("request", "taro", "\(shortLived.issuer)/userinfo", "--include")
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("HTTP 200"))
+        let claims = try #require(JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], "\(r.stdout)")
+        #expect(claims["sub"] != nil)
+        #expect(try store().accounts(includeQuarantined: false).first?.credentials.refreshToken?.generation == before + 1,
+                "renewed (and the rotated refresh token stored) before the request went out")
+    }
+
     @Test func refreshAllRenewsEveryExpiredAccountConcurrently() throws {
         let shortLived = try GlewlwydServer(accessTokenSeconds: 3)
         try writeConfig("clock_skew = \"0s\"\nexpiring_soon = \"0s\"\n" + shortLived.providerTOML())

@@ -90,7 +90,7 @@ import AuthDeckTestSupport
     @Test func oneKeyReSignInAgainstTheEmulator() throws {
         let idp = try EmulatorProcess()
         try FileManager.default.createDirectory(atPath: home.file("config/authdeck"), withIntermediateDirectories: true)
-        try ("clock_skew = \"0s\"\n" + idp.workAndIntranetTOML(flow: "device")).write(toFile: home.file("config/authdeck/config.toml"), atomically: true, encoding: .utf8)
+        try ("clock_skew = \"0s\"\n" + idp.workAndIntranetTOML(flow: "device", renewBefore: "0s")).write(toFile: home.file("config/authdeck/config.toml"), atomically: true, encoding: .utf8)
         var runner = BinaryRunner(product: "authdeck", environment: environment)
         runner.environment["AUTHDECK_PASSWORD"] = "taro-pass-123"
         try idp.admin("lifetimes", #"{"cookie":3}"#)
@@ -127,6 +127,31 @@ import AuthDeckTestSupport
         #expect(scan.split(separator: "\n").filter { $0.contains("▀▀▀▀▀▀▀") || $0.contains("▄▄▄▄▄▄▄") }.count >= 2, "the QR code is drawn")
         try idp.approve(userCode: code, as: "taro@contoso.com")
         try s.waitFor(text: "Signed in taro@contoso.com.", timeout: 30)
+        try s.send("q")
+    }
+
+    @Test func theOpenDeckRenewsAnAccountBeforeItExpires() throws {
+        let idp = try EmulatorProcess()
+        try FileManager.default.createDirectory(atPath: home.file("config/authdeck"), withIntermediateDirectories: true)
+        try ("clock_skew = \"0s\"\n" + idp.workAndIntranetTOML(renewBefore: "4s")).write(toFile: home.file("config/authdeck/config.toml"), atomically: true, encoding: .utf8)
+        var runner = BinaryRunner(product: "authdeck", environment: environment)
+        runner.environment["AUTHDECK_PASSWORD"] = "taro-pass-123"
+        try idp.admin("lifetimes", #"{"access_token":3600,"cookie":8}"#)
+        #expect(try runner.run(["login", "work", "--password", "--username", "taro@contoso.com"]).status == 0)
+        #expect(try runner.run(["login", "sp-intranet"]).status == 0)
+        let store = try DeckStore.open(StoreLocation.resolve(storeFlag: nil, environment: environment), clock: SystemClock())
+        let sp = try #require(try store.accounts(includeQuarantined: false).first { $0.account.providerId == "sp-intranet" })
+        let firstCookie = try #require(sp.credentials.cookies.first?.value.exposedValue)
+        try idp.admin("lifetimes", #"{"cookie":3600}"#)
+        let s = try deck()
+        // Four seconds ahead of the 8-second cookie's expiry the deck renews it by itself and says so.
+        try s.waitFor("the renewal note", timeout: 20) { $0.contains("Renewing taro@contoso.com before it expires") || $0.contains("Renewed taro@contoso.com.") }
+        try s.waitFor(text: "Renewed taro@contoso.com.", timeout: 20)
+        let renewed = try #require(try store.account(id: sp.account.id))
+        #expect(renewed.credentials.cookies.first?.value.exposedValue != firstCookie, "a new cookie, with nobody pressing a key")
+        #expect(renewed.credentials.hasUsableCredential(at: SystemClock().now() + .seconds(60), skew: .seconds(0)))
+        let screen = try s.screen()
+        #expect(!screen.contains("expired"), "\(screen)")
         try s.send("q")
     }
 

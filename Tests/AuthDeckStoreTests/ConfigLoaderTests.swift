@@ -54,7 +54,7 @@ import AuthDeckTestSupport
         ("provider = \"work\"",
          "/home/u/.config/authdeck/config.toml: \"provider\" must be an array of tables: write each one as [[provider]]"),
         ("thme = \"dark\"",
-         "/home/u/.config/authdeck/config.toml: unknown key \"thme\"; known keys: expiring_soon, clock_skew, prune, provider, keys"),
+         "/home/u/.config/authdeck/config.toml: unknown key \"thme\"; known keys: expiring_soon, clock_skew, prune, provider, keys, hooks"),
     ])
     func mistakesAreWorded(toml: String, expected: String) {
         #expect(message(toml) == expected)
@@ -75,6 +75,30 @@ import AuthDeckTestSupport
     @Test func unusedAfterCanBeOff() throws {
         let config = try ConfigLoader.parse("[prune]\nunused_after = \"off\"", path: "c")
         #expect(config.pruneSettings.unusedAfter == nil)
+    }
+
+    @Test func renewBeforeAndHooksAreReadAndChecked() throws {
+        let config = try ConfigLoader.parse("""
+            [hooks]
+            on_renewed = "notify-send renewed"
+            on_expiring = "notify-send expiring"
+
+            [[provider]]
+            id = "work"
+            kind = "azuread"
+            renew_before = "90s"
+
+            [[provider]]
+            id = "fb"
+            kind = "facebook"
+            """, path: "c")
+        #expect(config.hooks == DeckHooks(onRenewed: "notify-send renewed", onExpiring: "notify-send expiring"))
+        #expect(config.providers[0].renewBefore == .seconds(90))
+        #expect(config.providers[1].renewBefore == .minutes(5), "five minutes unless the provider says otherwise")
+        #expect(message("[hooks]\non_renew = \"x\"") == "/home/u/.config/authdeck/config.toml: [hooks]: unknown key \"on_renew\" (did you mean \"on_renewed\"?)")
+        #expect(message("[hooks]\non_renewed = [\"notify-send\"]").contains("\"on_renewed\" must be a string"))
+        #expect(message("[[provider]]\nid = \"w\"\nkind = \"azuread\"\nrenew_before = \"soon\"")
+                == "/home/u/.config/authdeck/config.toml: provider \"w\": \"renew_before\" must be a duration such as \"10m\", \"12h\" or \"90d\" (found \"soon\")")
     }
 
     @Test func missingFileIsDefaultUnlessExplicit() throws {

@@ -38,6 +38,21 @@ import AuthDeckUI
                 || effects.first.map { if case .renew(let ids, false) = $0 { return Set(ids) == ["work/0000a002", "work/0000a003", "work/0000a011"] } else { return false } } == true)
     }
 
+    @Test func theOpenDeckRenewsAheadOfExpiryByItselfAndRetriesAFailureOnlyAfterThirtySeconds() {
+        var s = DeckTestState.make(width: 120, height: 40)
+        let now = DeckTestState.now
+        for i in s.rows.indices { s.rows[i].renewAt = nil }
+        s.rows[0].renewAt = now + .seconds(2)
+        #expect(DeckReducer.reduce(&s, .tick(now + .seconds(1))) == [], "not due yet")
+        #expect(DeckReducer.reduce(&s, .tick(now + .seconds(2))) == [.renewAhead(ids: [s.rows[0].id])])
+        #expect(s.busy[s.rows[0].id] == "renewing")
+        #expect(s.message == "Renewing \(s.rows[0].username) before it expires…")
+        #expect(DeckReducer.reduce(&s, .tick(now + .seconds(3))) == [], "not twice while it runs")
+        _ = DeckReducer.reduce(&s, .renewFinished(id: s.rows[0].id, failure: "network down"))
+        #expect(DeckReducer.reduce(&s, .tick(now + .seconds(20))) == [], "a failure is not retried every second")
+        #expect(DeckReducer.reduce(&s, .tick(now + .seconds(32))) == [.renewAhead(ids: [s.rows[0].id])])
+    }
+
     @Test func filterNarrowsAndEscapeClears() {
         var s = DeckTestState.make(width: 120, height: 40)
         _ = press(&s, .char("/"), .char("手"), .char("須"))
@@ -101,7 +116,9 @@ import AuthDeckUI
 
     @Test func ticksMoveTheClockAndQuitQuits() {
         var s = DeckTestState.make(width: 120, height: 40)
-        #expect(DeckReducer.reduce(&s, .tick(DeckTestState.now + .seconds(1))) == [])
+        // The fixture's expiring account (a002) is inside the default five-minute renew_before:
+        // the first tick renews it ahead of expiry; the expired ones are left for a person.
+        #expect(DeckReducer.reduce(&s, .tick(DeckTestState.now + .seconds(1))) == [.renewAhead(ids: ["work/0000a002"])])
         #expect(s.now == DeckTestState.now + .seconds(1))
         #expect(press(&s, .char("t")) == [] && s.themeName == "monochrome")
         #expect(press(&s, .char("q")) == [.quit] && s.quitting)
