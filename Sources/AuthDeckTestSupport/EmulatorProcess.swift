@@ -29,6 +29,13 @@ public final class EmulatorProcess: @unchecked Sendable {
         return try Self.curl(args)
     }
 
+    /// How many requests the emulator answered for `key`: `"POST /path"` in `requests`, or
+    /// `"POST /path 400"` in `responses` (counts by status).
+    public func count(_ key: String, in section: String = "requests") throws -> Int {
+        let json = try JSONSerialization.jsonObject(with: Data(try admin("issued").utf8)) as? [String: Any]
+        return (json?[section] as? [String: Int])?[key] ?? 0
+    }
+
     public func approve(userCode: String, as user: String) throws {
         try admin("device/approve", #"{"user_code":"\#(userCode)","username":"\#(user)"}"#)
     }

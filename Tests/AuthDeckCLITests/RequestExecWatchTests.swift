@@ -43,10 +43,7 @@ import Glibc
     }
 
     /// How many responses the emulator gave to `key` ("GET /api/me 401").
-    func responses(_ key: String) throws -> Int {
-        let json = try #require(JSONSerialization.jsonObject(with: Data(try idp.admin("issued").utf8)) as? [String: Any])
-        return (json["responses"] as? [String: Int])?[key] ?? 0
-    }
+    func responses(_ key: String) throws -> Int { try idp.count(key, in: "responses") }
 
     func waitUntil(_ what: String, timeout: Double = 20, _ condition: () throws -> Bool) throws {
         let deadline = Date().addingTimeInterval(timeout)
