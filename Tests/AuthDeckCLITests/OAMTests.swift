@@ -114,8 +114,8 @@ import AuthDeckTestSupport
         let before = try idp.count(tokenCalls)
         let ok = try run("login", "sdk", "--offline", password: "taro-pass-123")
         #expect(ok.status == 0 && ok.stdout.contains("Verified offline as taro@contoso.com"), "\(ok.stderr)")
-        let after = try idp.count(tokenCalls)
-        #expect(before > 0 && after == before)
+        let tokenCallsAfter = try idp.count(tokenCalls)
+        #expect(before > 0 && tokenCallsAfter == before)
         // Wrong twice (MaxLoginAttempts 2): the stored credentials are wiped.
         let wrong = try run("login", "sdk", "--offline", password: "nope")
         #expect(wrong.status == 3 && wrong.stderr.contains("the password is wrong (1 offline attempt(s) left)"), "\(wrong.stderr)")
