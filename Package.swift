@@ -83,4 +83,8 @@ package.targets.append(contentsOf: [
     .testTarget(name: "AuthDeckProvidersTests", dependencies: [
         "AuthDeckProviders", "AuthDeckStore", "AuthDeckCore", "AuthDeckTestSupport",
     ], swiftSettings: strict),
+    // The executable's own types (its JSON writer), through @testable import.
+    .testTarget(name: "AuthDeckCommandTests", dependencies: [
+        "authdeck", "AuthDeckCore", "AuthDeckConfig", "AuthDeckTestSupport",
+    ], swiftSettings: strict),
 ])

@@ -31,11 +31,27 @@ public struct Instant: Comparable, Hashable, Sendable, Codable, CustomStringConv
         let days = secondsSinceEpoch >= 0 ? secondsSinceEpoch / 86_400 : (secondsSinceEpoch - 86_399) / 86_400
         let secs = secondsSinceEpoch - days * 86_400
         let (y, m, d) = Instant.civil(fromDays: days)
-        func pad(_ v: Int64, _ w: Int = 2) -> String {
-            let s = String(v)
-            return String(repeating: "0", count: max(0, w - s.count)) + s
+        // Digits written straight into 20 bytes: listings print thousands of these.
+        guard (0...9999).contains(y) else {
+            func pad(_ v: Int64, _ w: Int = 2) -> String {
+                let s = String(v)
+                return String(repeating: "0", count: max(0, w - s.count)) + s
+            }
+            return "\(pad(y, 4))-\(pad(m))-\(pad(d))T\(pad(secs / 3600)):\(pad(secs % 3600 / 60)):\(pad(secs % 60))Z"
         }
-        return "\(pad(y, 4))-\(pad(m))-\(pad(d))T\(pad(secs / 3600)):\(pad(secs % 3600 / 60)):\(pad(secs % 60))Z"
+        return String(unsafeUninitializedCapacity: 20) { buffer in
+            func put(_ v: Int64, _ at: Int, _ width: Int) {
+                var v = v
+                for i in stride(from: at + width - 1, through: at, by: -1) {
+                    buffer[i] = UInt8(48 + v % 10)
+                    v /= 10
+                }
+            }
+            put(y, 0, 4); buffer[4] = 0x2D; put(m, 5, 2); buffer[7] = 0x2D; put(d, 8, 2); buffer[10] = 0x54
+            put(secs / 3600, 11, 2); buffer[13] = 0x3A; put(secs % 3600 / 60, 14, 2); buffer[16] = 0x3A
+            put(secs % 60, 17, 2); buffer[19] = 0x5A
+            return 20
+        }
     }
 
     public var description: String { iso8601 }

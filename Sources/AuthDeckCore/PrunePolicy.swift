@@ -16,11 +16,10 @@ public enum PrunePolicy {
         _ accounts: [StoredAccount], providers: [ProviderProfile]?, settings: PruneSettings,
         statePolicy: StatePolicy, now: Instant
     ) -> [PruneCandidate] {
-        let live = accounts.filter { $0.account.quarantinedAt == nil }
         let byId = providers.map { Dictionary($0.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }) }
-        let kept = keptOfDuplicates(live, now: now, skew: statePolicy.clockSkew)
+        let kept = keptOfDuplicates(accounts, now: now, skew: statePolicy.clockSkew)
         var out: [PruneCandidate] = []
-        for stored in live {
+        for stored in accounts where stored.account.quarantinedAt == nil {
             if let reason = reason(for: stored, providers: byId, keptOfGroup: kept, settings: settings,
                                    skew: statePolicy.clockSkew, now: now) {
                 out.append(PruneCandidate(account: stored.account, reason: reason))
@@ -66,7 +65,7 @@ public enum PrunePolicy {
             return .renewalRejected(since: error.at)
         }
         if let unusedAfter = settings.unusedAfter {
-            let last = [account.lastUsedAt, account.lastSignInAt, Optional(account.createdAt)].compactMap { $0 }.max()!
+            let last = max(account.lastUsedAt ?? account.createdAt, account.lastSignInAt ?? account.createdAt, account.createdAt)
             if last + unusedAfter <= now {
                 return .unused(days: Int((now - last).seconds / 86_400))
             }
@@ -86,17 +85,20 @@ public enum PrunePolicy {
     /// For each (provider, subject) group with more than one account, the id of the one to
     /// keep: usable credentials first, then a refresh token, then the latest sign-in, then
     /// the newest, then the smallest id (so the choice is deterministic).
+    /// Quarantined accounts take no part. Groups hold indices, not copies of the accounts:
+    /// on a large store copying every account cost more than the grouping itself.
     static func keptOfDuplicates(_ accounts: [StoredAccount], now: Instant, skew: TimeSpan) -> [GroupKey: String] {
-        var groups: [GroupKey: [StoredAccount]] = [:]
-        for stored in accounts where !stored.account.subject.isEmpty {
-            groups[GroupKey(stored.account), default: []].append(stored)
+        var groups: [GroupKey: [Int]] = [:]
+        groups.reserveCapacity(accounts.count)
+        for (index, stored) in accounts.enumerated() where !stored.account.subject.isEmpty && stored.account.quarantinedAt == nil {
+            groups[GroupKey(stored.account), default: []].append(index)
         }
         var kept: [GroupKey: String] = [:]
         for (key, members) in groups where members.count > 1 {
             let best = members.max { lhs, rhs in
-                rank(lhs, now: now, skew: skew) < rank(rhs, now: now, skew: skew)
+                rank(accounts[lhs], now: now, skew: skew) < rank(accounts[rhs], now: now, skew: skew)
             }!
-            kept[key] = best.account.id
+            kept[key] = accounts[best].account.id
         }
         return kept
     }

@@ -12,6 +12,10 @@ import Foundation
 /// - `POST /_admin/one-use` `{"enabled"}`: refresh tokens become one-use (reuse: AADSTS70000)
 /// - `POST /_admin/legacy-auth` `{"blocked"}`: extSTS.srf stops issuing tokens
 /// - `POST /_admin/clock` `{"advance"}` in seconds
+/// - `POST /_admin/users` `{"count","prefix","password"}`: adds users `<prefix>N@<first tenant's domain>`
+///   (benchmarks sign in many distinct accounts)
+/// - `POST /_admin/latency` `{"ms"}`: every provider request is answered after this delay, as
+///   a provider across the internet would (benchmarks of concurrent renewal)
 /// - `GET /_admin/issued`: counts of what was issued, of requests per path (`requests`) and per
 ///   path and status (`responses`, keyed `GET /api/me 401`)
 struct AdminRoutes: Sendable {
@@ -54,6 +58,15 @@ struct AdminRoutes: Sendable {
         case ("POST", "clock"):
             await state.advance(number("advance") ?? 0)
             return .json(200, ["now": ISO8601DateFormatter().string(from: await state.now)])
+        case ("POST", "users"):
+            let count = Int(number("count") ?? 0)
+            guard (1...100_000).contains(count) else { return .json(400, ["error": "count must be 1 to 100000"]) }
+            let added = await state.addUsers(count: count, prefix: body["prefix"] as? String ?? "user",
+                                             password: body["password"] as? String ?? "bench-pass")
+            return .json(200, ["added": added])
+        case ("POST", "latency"):
+            await state.setLatency(milliseconds: Int(number("ms") ?? 0))
+            return .json(200, ["ok": true])
         case ("GET", "issued"):
             return await state.summary()
         default:

@@ -33,6 +33,8 @@ public final class EmulatorServer: Sendable {
         server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: port), timeout: 30, logger: .disabled)
         let route: @Sendable (EmulatorRequest) async -> EmulatorResponse = { r in
             if let x = await admin.handle(r) { return x }
+            let latency = await state.latencyMilliseconds
+            if latency > 0 { try? await Task.sleep(nanoseconds: UInt64(latency) * 1_000_000) }
             if let x = await deviceLogin.handle(r) { return x }
             if let x = await sharePoint.handle(r) { return x }
             if let x = await resources.handle(r) { return x }

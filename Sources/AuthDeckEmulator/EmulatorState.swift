@@ -85,6 +85,8 @@ actor EmulatorState {
     var facebookLongLifetime: TimeInterval = 5_183_944
     var facebookCodeLifetime: TimeInterval = 420
     var legacyAuthBlocked = false
+    /// Milliseconds every provider request waits before it is answered.
+    var latencyMilliseconds = 0
     var forced: [ForcedFailure] = []
     var devices: [String: Device] = [:]
     var codes: [String: AuthCode] = [:]
@@ -230,6 +232,20 @@ actor EmulatorState {
     func cookieValid(_ value: String, name: String) -> String? {
         guard let c = cookies[value], c.name == name, c.expires > now else { return nil }
         return c.user
+    }
+
+    func setLatency(milliseconds: Int) { latencyMilliseconds = max(0, min(milliseconds, 10_000)) }
+
+    /// Adds `count` users `<prefix>1@domain`…; returns the usernames.
+    func addUsers(count: Int, prefix: String, password: String) -> [String] {
+        guard let tenant = directory.tenants.first else { return [] }
+        let start = directory.users.count
+        let added = (1...count).map { i in
+            EmulatorDirectory.User(username: "\(prefix)\(start + i)@\(tenant.domain)", password: password, name: "\(prefix) \(start + i)",
+                                   oid: UUID().uuidString.lowercased(), tenant: tenant.id, federated: false)
+        }
+        directory.users += added
+        return added.map(\.username)
     }
 
     func summary() -> EmulatorResponse {

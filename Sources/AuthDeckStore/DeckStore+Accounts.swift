@@ -5,20 +5,43 @@ import AuthDeckCore
 /// The `AccountStore` port over SQLite: account rows, sealed credentials, quarantine.
 extension DeckStore: AccountStore {
     public func accounts(includeQuarantined: Bool = false) throws -> [StoredAccount] {
+        try accounts(includeQuarantined: includeQuarantined, openSecrets: true)
+    }
+
+    /// Every account with its credentials' kinds, scopes and expiries but no secret values
+    /// (each `Secret.unopened`): what listings and the deck need, without decrypting every
+    /// token of a large store. Anything that sends or seals a credential reads the account
+    /// again with `account(id:)`.
+    public func accountSummaries(includeQuarantined: Bool = false) throws -> [StoredAccount] {
+        try accounts(includeQuarantined: includeQuarantined, openSecrets: false)
+    }
+
+    /// Only the account rows, no credentials: for matching an ACCOUNT argument.
+    public func accountRows(includeQuarantined: Bool = false) throws -> [Account] {
         try pool.read { db in
             let filter = includeQuarantined ? "" : " WHERE quarantined_at IS NULL"
-            let rows = try Row.fetchAll(db, sql: "SELECT * FROM accounts\(filter) ORDER BY provider_id, username, id")
-            var credentials = try loadCredentials(db, accountId: nil)
-            return rows.map { row in
+            return try Row.fetchAll(db, sql: "SELECT \(Self.accountColumns) FROM accounts\(filter) ORDER BY provider_id, username, id")
+                .map(Self.account(from:))
+        }
+    }
+
+    func accounts(includeQuarantined: Bool, openSecrets: Bool) throws -> [StoredAccount] {
+        try pool.read { db in
+            let filter = includeQuarantined ? "" : " WHERE quarantined_at IS NULL"
+            var credentials = try loadCredentials(db, accountId: nil, openSecrets: openSecrets)
+            var out: [StoredAccount] = []
+            let rows = try Row.fetchCursor(db, sql: "SELECT \(Self.accountColumns) FROM accounts\(filter) ORDER BY provider_id, username, id")
+            while let row = try rows.next() {
                 let account = Self.account(from: row)
-                return StoredAccount(account: account, credentials: credentials.removeValue(forKey: account.id) ?? .empty)
+                out.append(StoredAccount(account: account, credentials: credentials.removeValue(forKey: account.id) ?? .empty))
             }
+            return out
         }
     }
 
     public func account(id: String) throws -> StoredAccount? {
         try pool.read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM accounts WHERE id = ?", arguments: [id]) else {
+            guard let row = try Row.fetchOne(db, sql: "SELECT \(Self.accountColumns) FROM accounts WHERE id = ?", arguments: [id]) else {
                 return nil
             }
             return StoredAccount(account: Self.account(from: row),
@@ -71,7 +94,7 @@ extension DeckStore: AccountStore {
     public func restore(ids: [String]?) throws -> [Account] {
         let now = clock.now()
         return try pool.write { db in
-            var rows = try Row.fetchAll(db, sql: "SELECT * FROM accounts WHERE quarantined_at IS NOT NULL")
+            var rows = try Row.fetchAll(db, sql: "SELECT \(Self.accountColumns) FROM accounts WHERE quarantined_at IS NOT NULL")
             if let ids { rows = rows.filter { ids.contains($0["id"]) } }
             var restored: [Account] = []
             for row in rows {
@@ -91,7 +114,7 @@ extension DeckStore: AccountStore {
     public func purgeQuarantine(before: Instant) throws -> [Account] {
         let now = clock.now()
         return try pool.write { db in
-            let rows = try Row.fetchAll(db, sql: "SELECT * FROM accounts WHERE quarantined_at IS NOT NULL AND quarantined_at <= ?",
+            let rows = try Row.fetchAll(db, sql: "SELECT \(Self.accountColumns) FROM accounts WHERE quarantined_at IS NOT NULL AND quarantined_at <= ?",
                                         arguments: [before.secondsSinceEpoch])
             let accounts = rows.map(Self.account(from:))
             for account in accounts {
@@ -114,21 +137,25 @@ extension DeckStore: AccountStore {
 
     // MARK: - Row mapping
 
+    /// The columns `account(from:)` reads, in the order it reads them by index (reading a
+    /// GRDB row by position instead of by name is several times faster on large stores).
+    static let accountColumns = "id, provider_id, subject, username, display_name, realm, created_at, last_sign_in_at, last_used_at, error_class, error_code, error_remedy, error_at, failed_attempts, quarantined_at, quarantine_reason"
+
     static func account(from row: Row) -> Account {
         var error: AccountError?
-        if let cls: String = row["error_class"], let errorClass = ErrorClass(rawValue: cls) {
-            error = AccountError(errorClass: errorClass, code: row["error_code"] ?? "", remedy: row["error_remedy"] ?? "",
-                                 at: Instant(secondsSinceEpoch: row["error_at"] ?? 0))
+        if let cls: String = row[9], let errorClass = ErrorClass(rawValue: cls) {
+            error = AccountError(errorClass: errorClass, code: row[10] ?? "", remedy: row[11] ?? "",
+                                 at: Instant(secondsSinceEpoch: row[12] ?? 0))
         }
-        func instant(_ column: String) -> Instant? {
-            (row[column] as Int64?).map(Instant.init(secondsSinceEpoch:))
+        func instant(_ index: Int) -> Instant? {
+            (row[index] as Int64?).map(Instant.init(secondsSinceEpoch:))
         }
-        return Account(id: row["id"], providerId: row["provider_id"], subject: row["subject"], username: row["username"],
-                       displayName: row["display_name"], realm: row["realm"],
-                       createdAt: Instant(secondsSinceEpoch: row["created_at"]),
-                       lastSignInAt: instant("last_sign_in_at"), lastUsedAt: instant("last_used_at"),
-                       lastError: error, failedAttempts: row["failed_attempts"],
-                       quarantinedAt: instant("quarantined_at"), quarantineReason: row["quarantine_reason"])
+        return Account(id: row[0], providerId: row[1], subject: row[2], username: row[3],
+                       displayName: row[4], realm: row[5],
+                       createdAt: Instant(secondsSinceEpoch: row[6]),
+                       lastSignInAt: instant(7), lastUsedAt: instant(8),
+                       lastError: error, failedAttempts: row[13],
+                       quarantinedAt: instant(14), quarantineReason: row[15])
     }
 
     static func writeAccount(_ a: Account, _ db: Database, insert: Bool) throws {
@@ -138,7 +165,7 @@ extension DeckStore: AccountStore {
             a.lastError?.errorClass.rawValue, a.lastError?.code, a.lastError?.remedy, a.lastError?.at.secondsSinceEpoch,
             a.failedAttempts, a.quarantinedAt?.secondsSinceEpoch, a.quarantineReason,
         ]
-        let columns = "id, provider_id, subject, username, display_name, realm, created_at, last_sign_in_at, last_used_at, error_class, error_code, error_remedy, error_at, failed_attempts, quarantined_at, quarantine_reason"
+        let columns = accountColumns
         let placeholders = Array(repeating: "?", count: 16).joined(separator: ",")
         if insert {
             try db.execute(sql: "INSERT INTO accounts (\(columns)) VALUES (\(placeholders))", arguments: args)
@@ -162,44 +189,52 @@ extension DeckStore: AccountStore {
     }
 
     /// Loads the credentials of one account, or of all when `accountId` is nil, opening
-    /// every sealed value (a value that fails authentication is an error, never skipped).
-    func loadCredentials(_ db: Database, accountId: String?) throws -> [String: Credentials] {
+    /// every sealed value (a value that fails authentication is an error, never skipped) —
+    /// or none, with `openSecrets: false` (each value `Secret.unopened`).
+    func loadCredentials(_ db: Database, accountId: String?, openSecrets: Bool = true) throws -> [String: Credentials] {
         let filter = accountId == nil ? "" : " WHERE account_id = ?"
         let args: StatementArguments = accountId.map { [$0] } ?? []
         var out: [String: Credentials] = [:]
-        func instant(_ row: Row, _ column: String) -> Instant? {
-            (row[column] as Int64?).map(Instant.init(secondsSinceEpoch:))
+        func open(_ sealed: Row, _ index: Int, _ context: @autoclosure () -> String) throws -> Secret {
+            openSecrets ? try box.openString(sealed[index], context: context()) : .unopened
         }
-        for row in try Row.fetchAll(db, sql: "SELECT * FROM access_tokens\(filter) ORDER BY obtained_at", arguments: args) {
-            let id: String = row["id"]
-            let scopes: String = row["scopes"]
-            out[row["account_id"], default: .empty].accessTokens.append(AccessToken(
-                id: id, value: try box.openString(row["sealed_value"], context: Context.accessToken(id)),
-                scopes: scopes.split(separator: " ").map(String.init), tokenType: row["token_type"],
-                obtainedAt: Instant(secondsSinceEpoch: row["obtained_at"]), expiresAt: instant(row, "expires_at")))
+        let value = openSecrets ? "sealed_value" : "NULL"
+        // Cursors, not fetchAll: each row is read in place instead of copied first.
+        func each(_ sql: String, _ body: (Row) throws -> Void) throws {
+            let rows = try Row.fetchCursor(db, sql: sql, arguments: args)
+            while let row = try rows.next() { try body(row) }
         }
-        for row in try Row.fetchAll(db, sql: "SELECT * FROM refresh_tokens\(filter)", arguments: args) {
-            let account: String = row["account_id"]
-            let id: String = row["id"]
+        // Columns are read by position (see `accountColumns`); the SELECT lists them in order.
+        try each("SELECT id, account_id, \(value), scopes, token_type, obtained_at, expires_at FROM access_tokens\(filter) ORDER BY obtained_at") { row in
+            let id: String = row[0]
+            let scopes: String = row[3]
+            out[row[1], default: .empty].accessTokens.append(AccessToken(
+                id: id, value: try open(row, 2, Context.accessToken(id)),
+                scopes: scopes.split(separator: " ").map(String.init), tokenType: row[4],
+                obtainedAt: Instant(secondsSinceEpoch: row[5]), expiresAt: (row[6] as Int64?).map(Instant.init(secondsSinceEpoch:))))
+        }
+        try each("SELECT account_id, id, \(value), generation, obtained_at, expires_at FROM refresh_tokens\(filter)") { row in
+            let account: String = row[0]
+            let id: String = row[1]
             out[account, default: .empty].refreshToken = RefreshToken(
-                id: id, value: try box.openString(row["sealed_value"], context: Context.refreshToken(account, id)),
-                generation: row["generation"], obtainedAt: Instant(secondsSinceEpoch: row["obtained_at"]),
-                expiresAt: instant(row, "expires_at"))
+                id: id, value: try open(row, 2, Context.refreshToken(account, id)),
+                generation: row[3], obtainedAt: Instant(secondsSinceEpoch: row[4]),
+                expiresAt: (row[5] as Int64?).map(Instant.init(secondsSinceEpoch:)))
         }
-        for row in try Row.fetchAll(db, sql: "SELECT * FROM cookies\(filter) ORDER BY name", arguments: args) {
-            let id: String = row["id"]
-            out[row["account_id"], default: .empty].cookies.append(Cookie(
-                id: id, name: row["name"], value: try box.openString(row["sealed_value"], context: Context.cookie(id)),
-                domain: row["domain"], path: row["path"], expiresAt: instant(row, "expires_at"),
-                secure: row["secure"], httpOnly: row["http_only"]))
+        try each("SELECT id, account_id, name, \(value), domain, path, expires_at, secure, http_only FROM cookies\(filter) ORDER BY name") { row in
+            let id: String = row[0]
+            out[row[1], default: .empty].cookies.append(Cookie(
+                id: id, name: row[2], value: try open(row, 3, Context.cookie(id)),
+                domain: row[4], path: row[5], expiresAt: (row[6] as Int64?).map(Instant.init(secondsSinceEpoch:)),
+                secure: row[7], httpOnly: row[8]))
         }
-        for row in try Row.fetchAll(db, sql: "SELECT * FROM id_token_claims\(filter)", arguments: args) {
-            out[row["account_id"], default: .empty].idTokenClaims[row["name"]] = row["value"]
+        try each("SELECT account_id, name, value FROM id_token_claims\(filter)") { row in
+            out[row[0], default: .empty].idTokenClaims[row[1]] = row[2]
         }
-        for row in try Row.fetchAll(db, sql: "SELECT * FROM extras\(filter)", arguments: args) {
-            let account: String = row["account_id"]
-            let name: String = row["name"]
-            out[account, default: .empty].extras[name] = try box.openString(row["sealed_value"], context: Context.extra(account, name))
+        try each("SELECT account_id, name, \(value) FROM extras\(filter)") { row in
+            let account: String = row[0]
+            let name: String = row[1]
+            out[account, default: .empty].extras[name] = try open(row, 2, Context.extra(account, name))
         }
         return out
     }

@@ -39,7 +39,8 @@ struct DeckContext {
     /// The derived view of every account now.
     func assess(_ store: DeckStore, _ config: DeckConfig) throws -> DeckAssessment {
         let providers = Dictionary(config.providers.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        return DeckAssessment(accounts: try store.accounts(includeQuarantined: false), providers: config.knownProviders,
+        // Summaries: states need expiries and kinds, not secret values (nothing is decrypted).
+        return DeckAssessment(accounts: try store.accountSummaries(includeQuarantined: false), providers: config.knownProviders,
                               statePolicy: config.statePolicy, pruneSettings: config.pruneSettings, now: clock.now(),
                               silentRenewal: { stored in
                                   providers[stored.account.providerId].map { ProviderCapabilities.of($0).silentRenewal } ?? false
@@ -90,11 +91,15 @@ struct DeckContext {
     }
 
     /// Resolves ACCOUNT or fails with exit status 2, listing candidates when ambiguous.
+    /// Matches on the account rows alone, then reads only the matched account's credentials.
     func resolveAccount(_ query: String, in store: DeckStore) throws -> StoredAccount {
-        let accounts = try store.accounts(includeQuarantined: false)
-        switch AccountMatcher.resolve(query, in: accounts.map(\.account)) {
+        let accounts = try store.accountRows(includeQuarantined: false)
+        switch AccountMatcher.resolve(query, in: accounts) {
         case .found(let account):
-            return accounts.first { $0.account.id == account.id }!
+            guard let stored = try store.account(id: account.id) else {
+                throw CLIError.usage("\(account.id) was removed just now (`authdeck accounts` lists what is left)")
+            }
+            return stored
         case .ambiguous(let candidates):
             let list = candidates.map { "  \($0.id)  \(TerminalText.inert($0.username)) (\($0.providerId))" }
             throw CLIError.usage("\"\(query)\" matches \(candidates.count) accounts; use one of these ids:\n" + list.joined(separator: "\n"))

@@ -48,6 +48,8 @@ final class DeckRuntime: @unchecked Sendable {
         do { dispatch(try load(selected: nil)) } catch { dispatch(.failed("\(error)")) }
         var lastTick = context.clock.now(), lastCheck = Date(), lastReload = Date()
         let trace = context.environment["AUTHDECK_TRACE_FRAMES"].flatMap { FileHandle(forWritingAtPath: $0) ?? Self.create($0) }
+        var firstFrame = true
+        var keyAt: DispatchTime?
         while !state.quitting {
             for action in inbox.drain() { dispatch(action) }
             if inbox.takeReloadEnded() {
@@ -58,11 +60,20 @@ final class DeckRuntime: @unchecked Sendable {
             let theme = themes.first { $0.name == state.themeName } ?? .standard
             screen.draw(DeckRenderer.render(state, glyphs: glyphs), theme: theme)
             if let trace {
-                let ms = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e6
-                trace.write(Data(String(format: "frame %.3f ms\n", ms).utf8))
+                // `first-frame`: from the exec of the process to the first complete frame on
+                // the terminal; `frame`: render + draw; `key`: from reading a key to its frame.
+                let end = DispatchTime.now()
+                var lines = String(format: "frame %.3f ms\n", Double(end.uptimeNanoseconds - started.uptimeNanoseconds) / 1e6)
+                if firstFrame, let since = ProcessClock.sinceExec(context.environment) { lines = String(format: "first-frame %.3f ms\n", since * 1000) + lines }
+                if let k = keyAt { lines += String(format: "key %.3f ms\n", Double(end.uptimeNanoseconds - k.uptimeNanoseconds) / 1e6) }
+                trace.write(Data(lines.utf8))
+                firstFrame = false
+                keyAt = nil
             }
             switch screen.read(milliseconds: 200) {
-            case .key(let k)?: dispatch(.key(state.modal == nil && !state.editingFilter ? remap[k] ?? k : k))
+            case .key(let k)?:
+                if trace != nil { keyAt = DispatchTime.now() }
+                dispatch(.key(state.modal == nil && !state.editingFilter ? remap[k] ?? k : k))
             case .resize(let w, let h)?: dispatch(.resize(width: w, height: h))
             case .click(let x, let y)?: dispatch(.click(x: x, y: y))
             case nil: break

@@ -19,7 +19,8 @@ struct AccountsCommand: AsyncParsableCommand {
         let entries = assessment.entries.filter { provider == nil || $0.stored.account.providerId == provider }
         let now = assessment.now
         if json {
-            return try Output.json(entries.map { AccountJSON($0, now: now, skew: config.statePolicy.clockSkew) })
+            let skew = config.statePolicy.clockSkew
+            return Output.bytes(AccountJSON.document(entries.map { AccountJSON($0, now: now, skew: skew) }))
         }
         if entries.isEmpty {
             Output.raw("No accounts yet.\n")

@@ -96,9 +96,11 @@ struct RefreshCommand: AsyncParsableCommand {
     /// Whether a provider check shows that credentials which look valid no longer work
     /// (SharePoint cookies expired server-side); those are renewed too.
     static func probeSaysDead(_ stored: StoredAccount, context: DeckContext, config: DeckConfig, store: DeckStore) async -> Bool {
-        guard !stored.credentials.cookies.isEmpty,
+        // The assessment holds summaries (no secret values): the probe sends the cookies, so
+        // it reads the account in full.
+        guard !stored.credentials.cookies.isEmpty, let full = try? store.account(id: stored.account.id),
               let adapter = try? context.adapter(for: stored.account.providerId, config: config, store: store),
-              let alive = try? await adapter.probe(stored) else { return false }
+              let alive = try? await adapter.probe(full) else { return false }
         return alive == false
     }
 

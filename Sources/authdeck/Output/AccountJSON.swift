@@ -85,4 +85,96 @@ struct AccountJSON: Encodable {
         id_token_claims = c.idTokenClaims
         quarantined_at = a.quarantinedAt?.iso8601
     }
+
+    /// Writes the same object as the `Encodable` conformance, keys in sorted order, for
+    /// large listings (see `JSONWriter`).
+    func write(to w: inout JSONWriter) {
+        w.beginObject()
+        w.key("access_tokens")
+        w.beginArray()
+        for t in access_tokens {
+            w.beginObject()
+            w.field("expires_at", t.expires_at)
+            w.field("obtained_at", t.obtained_at)
+            w.key("scopes")
+            w.beginArray()
+            for s in t.scopes { w.string(s) }
+            w.endArray()
+            w.field("token_type", t.token_type)
+            w.key("valid")
+            w.bool(t.valid)
+            w.endObject()
+        }
+        w.endArray()
+        w.key("cookies")
+        w.beginArray()
+        for c in cookies {
+            w.beginObject()
+            w.field("domain", c.domain)
+            w.field("expires_at", c.expires_at)
+            w.key("http_only")
+            w.bool(c.http_only)
+            w.field("name", c.name)
+            w.field("path", c.path)
+            w.key("secure")
+            w.bool(c.secure)
+            w.endObject()
+        }
+        w.endArray()
+        w.field("created_at", created_at)
+        w.field("display_name", display_name)
+        w.field("expires_at", expires_at)
+        if let expires_in_seconds {
+            w.key("expires_in_seconds")
+            w.int(expires_in_seconds)
+        }
+        w.key("failed_attempts")
+        w.int(Int64(failed_attempts))
+        w.field("id", id)
+        w.key("id_token_claims")
+        w.beginObject()
+        for (name, value) in id_token_claims.sorted(by: { $0.key < $1.key }) { w.field(name, value) }
+        w.endObject()
+        if let e = last_error {
+            w.key("last_error")
+            w.beginObject()
+            w.field("at", e.at)
+            w.field("class", e.class)
+            w.field("code", e.code)
+            w.field("remedy", e.remedy)
+            w.endObject()
+        }
+        w.field("last_sign_in_at", last_sign_in_at)
+        w.field("last_used_at", last_used_at)
+        w.field("provider", provider)
+        w.field("quarantined_at", quarantined_at)
+        w.field("realm", realm)
+        if let r = refresh_token {
+            w.key("refresh_token")
+            w.beginObject()
+            w.field("expires_at", r.expires_at)
+            w.key("generation")
+            w.int(Int64(r.generation))
+            w.field("obtained_at", r.obtained_at)
+            w.endObject()
+        }
+        if let renewable {
+            w.key("renewable")
+            w.bool(renewable)
+        }
+        w.field("state", state)
+        w.field("state_reason", state_reason)
+        w.field("subject", subject)
+        w.field("username", username)
+        w.endObject()
+    }
+
+    /// A JSON array of accounts, as `Output.json` would print it.
+    static func document(_ accounts: [AccountJSON]) -> [UInt8] {
+        var w = JSONWriter(capacity: accounts.count * 900 + 16)
+        w.beginArray()
+        for a in accounts { a.write(to: &w) }
+        w.endArray()
+        return w.finish()
+    }
 }

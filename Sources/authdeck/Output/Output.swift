@@ -19,6 +19,11 @@ enum Output {
         FileHandle.standardOutput.write(Data(text.utf8))
     }
 
+    /// Writes exactly `bytes` to stdout.
+    static func bytes(_ bytes: [UInt8]) {
+        FileHandle.standardOutput.write(Data(bytes))
+    }
+
     /// Prints an Encodable as stable JSON: sorted keys, pretty, slashes unescaped.
     static func json<T: Encodable>(_ value: T) throws {
         let encoder = JSONEncoder()

@@ -1,0 +1,34 @@
+import Testing
+import Foundation
+import AuthDeckCore
+import AuthDeckConfig
+import AuthDeckTestSupport
+@testable import authdeck
+
+/// The hand-built JSON of `accounts --json` is byte for byte what JSONEncoder writes for the
+/// same `AccountJSON`: every field, every state of the fixture deck, hostile strings.
+@Suite struct JSONWriterTests {
+    func encoderText<T: Encodable>(_ value: T) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self) + "\n"
+    }
+
+    @Test func theFixtureDeckWritesAsJSONEncoderWouldWriteIt() throws {
+        let now = Instant(secondsSinceEpoch: 1_800_000_000)
+        let config = try ConfigLoader.parse(DeckFixture.configTOML, path: "c")
+        let hostile = StoredAccount(
+            account: Account(id: "gl/evil0001", providerId: "gl", subject: "e\"v\\il", username: "\u{1b}[2J\u{0}\t\n\r\u{8}\u{c}/x",
+                             displayName: "本番 ✓ \u{7f}\u{2028}", realm: nil, createdAt: now, lastSignInAt: now,
+                             lastError: AccountError(errorClass: .needsInteraction, code: "invalid_grant", remedy: "sign \"in\"", at: now)),
+            credentials: Credentials(accessTokens: [AccessToken(id: "t", value: Secret("x"), scopes: [], obtainedAt: now, expiresAt: nil)],
+                                     idTokenClaims: ["b": "2", "a": "1"],
+                                     cookies: [Cookie(id: "c", name: "FedAuth", value: Secret("v"), domain: ".x", expiresAt: now)]))
+        let assessment = DeckAssessment(accounts: DeckFixture(now: now).accounts + [hostile], providers: config.knownProviders,
+                                        statePolicy: config.statePolicy, pruneSettings: config.pruneSettings, now: now)
+        let accounts = assessment.entries.map { AccountJSON($0, now: now, skew: config.statePolicy.clockSkew) }
+        #expect(accounts.count > 10)
+        #expect(String(decoding: AccountJSON.document(accounts), as: UTF8.self) == (try encoderText(accounts)))
+        #expect(String(decoding: AccountJSON.document([]), as: UTF8.self) == (try encoderText([AccountJSON]())))
+    }
+}
