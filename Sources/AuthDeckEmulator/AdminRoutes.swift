@@ -9,7 +9,8 @@ import Foundation
 ///   matching requests fail
 /// - `POST /_admin/facebook/lifetimes` `{"short","long","code"}`: Facebook token and device-code lifetimes
 /// - `POST /_admin/revoke` `{"username"}`: every refresh token, access token and cookie of the user
-/// - `POST /_admin/one-use` `{"enabled"}`: refresh tokens become one-use (reuse: AADSTS70000)
+/// - `POST /_admin/one-use` `{"enabled","grace"}`: refresh tokens become one-use (reuse: AADSTS70000);
+///   with `grace`, a spent one still works until the token issued for it is redeemed
 /// - `POST /_admin/legacy-auth` `{"blocked"}`: extSTS.srf stops issuing tokens
 /// - `POST /_admin/clock` `{"advance"}` in seconds
 /// - `POST /_admin/users` `{"count","prefix","password"}`: adds users `<prefix>N@<first tenant's domain>`
@@ -50,7 +51,7 @@ struct AdminRoutes: Sendable {
             await state.setFacebookLifetimes(short: number("short"), long: number("long"), code: number("code"))
             return .json(200, ["ok": true])
         case ("POST", "one-use"):
-            await state.setOneUse((body["enabled"] as? Bool) ?? true)
+            await state.setOneUse((body["enabled"] as? Bool) ?? true, grace: (body["grace"] as? Bool) ?? false)
             return .json(200, ["ok": true])
         case ("POST", "legacy-auth"):
             await state.setLegacyBlocked((body["blocked"] as? Bool) ?? true)

@@ -126,7 +126,7 @@ struct AzureRoutes: Sendable {
             if g.revoked || g.expires <= now { return .aad(.rtRevoked, now: now) }
             guard let user = g.user.flatMap(directory.user) else { return .aad(.rtInvalid, now: now) }
             return await issue(user: user, client: client, scopes: scopes.isEmpty ? g.scopes : scopes,
-                               tenantSegment: g.tenant, nonce: nil, clientInfo: clientInfo)
+                               tenantSegment: g.tenant, nonce: nil, clientInfo: clientInfo, parent: f["refresh_token"])
         case "password":
             guard let user = directory.user(f["username"] ?? ""), user.password == f["password"] else {
                 return .aad(.badPassword, now: now)
@@ -182,7 +182,7 @@ struct AzureRoutes: Sendable {
     /// A token response for a user: access token, refresh token with `offline_access`,
     /// id_token with `openid`, `client_info` when asked.
     func issue(user: EmulatorDirectory.User, client: EmulatorDirectory.Client, scopes: [String], tenantSegment: String,
-               nonce: String?, clientInfo: Bool) async -> EmulatorResponse {
+               nonce: String?, clientInfo: Bool, parent: String? = nil) async -> EmulatorResponse {
         let now = await state.now
         // A user signs in to their home tenant; a pinned tenant of another tenant is refused.
         if !Self.multiTenant.contains(tenantSegment.lowercased()),
@@ -205,7 +205,7 @@ struct AzureRoutes: Sendable {
             let rtLifetime = await state.refreshTokenLifetime
             body["refresh_token"] = await state.issueRefresh(.init(user: user.username, clientId: client.id, scopes: scopes,
                                                                    expires: now.addingTimeInterval(rtLifetime),
-                                                                   audience: audience, tenant: tenantSegment))
+                                                                   audience: audience, tenant: tenantSegment, parent: parent))
         }
         if scopes.contains("openid") {
             var claims: [String: Any] = [

@@ -36,6 +36,10 @@ actor EmulatorState {
         var tenant: String
         var used = false
         var revoked = false
+        /// The refresh token this one was issued for (rotation chain).
+        var parent: String?
+        /// Whether a refresh token issued for this one has been redeemed.
+        var successorUsed = false
     }
 
     func setFacebookLifetimes(short: TimeInterval?, long: TimeInterval?, code: TimeInterval?) {
@@ -81,6 +85,9 @@ actor EmulatorState {
     var refreshTokenLifetime: TimeInterval = 90 * 86_400
     var cookieLifetime: TimeInterval = 5 * 3600
     var oneUseRefreshTokens = false
+    /// With one-use refresh tokens: a spent token is still accepted until a token issued for
+    /// it has been redeemed (a client that crashed before saving its new token can retry).
+    var oneUseGrace = false
     var facebookShortLifetime: TimeInterval = 2 * 3600
     var facebookLongLifetime: TimeInterval = 5_183_944
     var facebookCodeLifetime: TimeInterval = 420
@@ -128,7 +135,10 @@ actor EmulatorState {
     }
 
     func advance(_ seconds: TimeInterval) { clockOffset += seconds }
-    func setOneUse(_ on: Bool) { oneUseRefreshTokens = on }
+    func setOneUse(_ on: Bool, grace: Bool = false) {
+        oneUseRefreshTokens = on
+        oneUseGrace = grace
+    }
     func setLegacyBlocked(_ on: Bool) { legacyAuthBlocked = on }
     func force(_ f: ForcedFailure) { forced.append(f) }
 
@@ -207,9 +217,10 @@ actor EmulatorState {
     /// Looks up a refresh token for redemption, marking it used in one-use mode.
     func redeemRefresh(_ token: String) -> (Grant?, reused: Bool) {
         guard var g = refreshTokens[token] else { return (nil, false) }
-        if g.used && oneUseRefreshTokens { return (g, true) }
+        if g.used && oneUseRefreshTokens && !(oneUseGrace && !g.successorUsed) { return (g, true) }
         g.used = true
         refreshTokens[token] = g
+        if let parent = g.parent { refreshTokens[parent]?.successorUsed = true }
         return (g, false)
     }
 
@@ -266,6 +277,7 @@ actor EmulatorState {
             "requests": byPath,
             "responses": byStatus,
             "one_use_refresh_tokens": oneUseRefreshTokens,
+            "refresh_tokens_used": count(refreshTokens) { $0.used },
         ])
     }
 }

@@ -31,8 +31,11 @@ enum FileSafety {
     }
 
     /// Creates an empty file with mode 0600; fails if it already exists.
-    static func createPrivateFile(_ path: String, contents: [UInt8] = []) throws {
+    /// - Parameter allowExisting: a file another process has just created is fine (it was
+    ///   created empty and private by the same code).
+    static func createPrivateFile(_ path: String, contents: [UInt8] = [], allowExisting: Bool = false) throws {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if fd < 0, errno == EEXIST, allowExisting { return }
         guard fd >= 0 else {
             throw StoreError.io(path: path, detail: "cannot create file: \(String(cString: strerror(errno)))")
         }

@@ -47,11 +47,28 @@ public struct KeyFile: Sendable {
 
     /// Creates a new random key file with mode 0600; refuses to replace an existing one.
     public func create() throws -> SymmetricKey {
+        let (key, created) = try createOrRead()
+        guard created else { throw StoreError.io(path: path, detail: "cannot create file: File exists") }
+        return key
+    }
+
+    /// The key of a new key file, or of the one another process created first.
+    ///
+    /// Why not `O_EXCL` and write: a process starting at the same moment could read the file
+    /// between its creation and its contents. The key is written and synced under a private
+    /// name and then `link(2)`ed into place, which is atomic and fails if the file exists.
+    public func createOrRead() throws -> (key: SymmetricKey, created: Bool) {
         let key = SymmetricKey(size: .bits256)
         let line = Self.prefix + key.withUnsafeBytes { Data($0).base64EncodedString() } + "\n"
         _ = try FileSafety.ensurePrivateDirectory((path as NSString).deletingLastPathComponent)
-        try FileSafety.createPrivateFile(path, contents: Array(line.utf8))
-        return key
+        let temporary = "\(path).new.\(getpid()).\(UInt32.random(in: 0...UInt32.max))"
+        try FileSafety.createPrivateFile(temporary, contents: Array(line.utf8))
+        defer { unlink(temporary) }
+        if link(temporary, path) == 0 { return (key, true) }
+        guard errno == EEXIST else {
+            throw StoreError.io(path: path, detail: "cannot create file: \(String(cString: strerror(errno)))")
+        }
+        return (try read(), false)
     }
 
     static func reason(_ error: Error) -> String {

@@ -32,6 +32,35 @@ import AuthDeckTestSupport
         #expect(try store.events(since: nil, accountId: nil, limit: nil).map(\.kind) == [.keyCreated])
     }
 
+    @Test func manyProcessesOpeningANewStoreAtOnceShareOneKey() throws {
+        // Eight openers race on a store that does not exist yet (scripts starting in parallel
+        // on a fresh machine): every one succeeds, and they all use the same data key.
+        for _ in 0..<5 {
+            let dir = TempDirectory()
+            let loc = location(dir)
+            let clock = self.clock
+            let stores = Locked<[DeckStore]>([])
+            let errors = Locked<[String]>([])
+            DispatchQueue.concurrentPerform(iterations: 8) { _ in
+                do {
+                    let store = try DeckStore.open(loc, clock: clock)
+                    stores.mutate { $0.append(store) }
+                } catch {
+                    errors.mutate { $0.append("\(error)") }
+                }
+            }
+            #expect(errors.value.isEmpty, "\(errors.value)")
+            let all = stores.value
+            try #require(all.count == 8)
+            try all[0].insert(StoredAccount(account: Account(id: "p/1", providerId: "p", subject: "s", username: "u", createdAt: clock.now()),
+                                            credentials: Credentials(refreshToken: RefreshToken(id: "r", value: Secret("rt-value"), generation: 1,
+                                                                                                obtainedAt: clock.now()))))
+            for store in all {
+                #expect(try store.account(id: "p/1")?.credentials.refreshToken?.value.exposedValue == "rt-value")
+            }
+        }
+    }
+
     @Test func warnsAboutLooseModes() throws {
         let dir = TempDirectory()
         let loc = location(dir)
@@ -292,4 +321,13 @@ import AuthDeckTestSupport
         let appID = try queue.read { db in try Int32.fetchOne(db, sql: "PRAGMA application_id") }
         #expect(appID == 0x4144_4B31)
     }
+}
+
+/// A value shared by the threads of a test.
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+    init(_ value: Value) { stored = value }
+    var value: Value { lock.withLock { stored } }
+    func mutate(_ change: (inout Value) -> Void) { lock.withLock { change(&stored) } }
 }

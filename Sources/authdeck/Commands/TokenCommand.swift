@@ -22,7 +22,11 @@ struct TokenCommand: AsyncParsableCommand {
         let now = context.clock.now()
         let skew = config.statePolicy.clockSkew
         if let token = stored.credentials.usableAccessToken(for: scope, at: now, skew: skew) {
-            try? store.touch(accountId: stored.account.id, at: now)
+            // The "last used" time moves at most once a minute; skip the write transaction
+            // (and its lock) when the row already says "just now".
+            if stored.account.lastUsedAt.map({ now - $0 >= .seconds(60) }) ?? true {
+                try? store.touch(accountId: stored.account.id, at: now)
+            }
             Output.raw(token.value.exposedValue + "\n")
             return
         }
