@@ -1,10 +1,16 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A real terminal for end-to-end tests: a tmux session on its own socket, driven with
 /// send-keys and read with capture-pane, polled with timeouts; the server is killed on release.
 public final class TmuxSession: @unchecked Sendable {
     let socket: String
     public let name = "t"
+    /// The tmux server and the pane's shell, killed by pid on release: `kill-server` alone was
+    /// seen to leave both running (a pane shell that outlived its SIGHUP keeps the server up).
+    var pids: [Int32] = []
 
     /// Starts `command` (run by bash) in a `width`×`height` pane with `environment`.
     public init(width: Int = 120, height: Int = 40, environment: [String: String], command: String) throws {
@@ -14,11 +20,16 @@ public final class TmuxSession: @unchecked Sendable {
         args += ["bash --norc --noprofile"]
         try tmux(args)
         try tmux(["set-option", "-t", name, "status", "off"])
+        pids = (try? tmux(["display-message", "-p", "-t", name, "#{pid} #{pane_pid}"]))?
+            .split(separator: " ").compactMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? []
         try send(literal: command)
         try send("Enter")
     }
 
-    deinit { _ = try? tmux(["kill-server"]) }
+    deinit {
+        _ = try? tmux(["kill-server"])
+        for pid in pids.reversed() { kill(pid, SIGKILL) }
+    }
 
     /// Runs tmux with no inherited descriptors beyond 0-2: the tmux server it may start lives
     /// on, and must not hold the pipe Foundation's `Process` watches for our child's exit.
