@@ -49,6 +49,20 @@ import AuthDeckTestSupport
         try DeckStore.open(StoreLocation.resolve(storeFlag: nil, environment: runner.environment), clock: SystemClock())
     }
 
+    @Test func requestCarriesTheTokenAndTheIdentityDomainHeader() throws {
+        #expect(try run("login", "wp", "--password", "--username", "taro@contoso.com", password: "taro-pass-123").status == 0)
+        // The OAM-protected profile resource, as the SDK's REST handler would call it.
+        let profile = try run("request", "wp", "\(idp.url)/ms_oauth/resources/userprofile/me")
+        #expect(profile.status == 0, "\(profile.stderr)")
+        #expect(profile.stdout.contains("\"uid\":\"taro@contoso.com\""))
+        // What went on the wire: the bearer token and the identity domain, as for the token endpoint.
+        let echo = try run("request", "wp", "\(idp.url)/api/echo")
+        let sent = try #require(JSONSerialization.jsonObject(with: Data(echo.stdout.utf8)) as? [String: Any])
+        let headers = try #require(sent["headers"] as? [String: String])
+        #expect(headers["x-oauth-identity-domain-name"] == "DefaultDomain")
+        #expect(headers["authorization"]?.hasPrefix("Bearer ") == true)
+    }
+
     @Test func passwordSignInAndRefreshOnBothPresetsWithTheIdentityDomain() throws {
         for provider in ["wp", "rest"] {
             let r = try run("login", provider, "--password", "--username", "taro@contoso.com", password: "taro-pass-123")
@@ -239,6 +253,11 @@ import AuthDeckTestSupport
         #expect(imported.status == 0, "\(imported.stderr)")
         let with = try login()
         #expect(with.status == 0, "\(with.stderr)")
+        // `authdeck request` presents the same certificate to the provider's resources (the
+        // front refuses any connection without one).
+        let echo = try run("request", "mtls", "https://127.0.0.1:\(port)/api/echo")
+        #expect(echo.status == 0, "\(echo.stderr)")
+        #expect(echo.stdout.contains("\"x-oauth-identity-domain-name\":\"DefaultDomain\""), "\(echo.stdout)")
         // The same from a PKCS#12 bundle with its password.
         var r = runner
         r.environment["AUTHDECK_PASSWORD"] = "p12-pass"
