@@ -43,16 +43,6 @@ struct GlewlwydTests {
         try run("login", "gl", "--password", "--username", GlewlwydServer.user, env: ["AUTHDECK_PASSWORD": GlewlwydServer.password])
     }
 
-    /// Polls `condition` every 100 ms for up to `timeout` seconds.
-    func waitUntil(_ what: String, timeout: Double = 20, _ condition: () throws -> Bool) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if try condition() { return }
-            usleep(100_000)
-        }
-        Issue.record("timed out waiting until \(what)")
-    }
-
     func store() throws -> DeckStore {
         try DeckStore.open(StoreLocation.resolve(storeFlag: nil, environment: environment), clock: SystemClock())
     }

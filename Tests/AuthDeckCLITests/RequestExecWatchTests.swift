@@ -45,15 +45,6 @@ import Glibc
     /// How many responses the emulator gave to `key` ("GET /api/me 401").
     func responses(_ key: String) throws -> Int { try idp.count(key, in: "responses") }
 
-    func waitUntil(_ what: String, timeout: Double = 20, _ condition: () throws -> Bool) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if try condition() { return }
-            usleep(100_000)
-        }
-        Issue.record("timed out waiting until \(what)")
-    }
-
     // MARK: request
 
     @Test func aSharePointCookieThatExpiresBetweenTwoCallsIsRenewedWithExactlyOneRetry() throws {
