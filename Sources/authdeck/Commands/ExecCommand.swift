@@ -90,14 +90,20 @@ struct ExecCommand: AsyncParsableCommand {
     /// leaves it as it is when its credential is still good (the command can still run).
     func fresh(_ stored: StoredAccount, context: DeckContext, config: DeckConfig, store: DeckStore) async throws -> StoredAccount {
         let window = config.provider(stored.account.providerId)?.renewBefore ?? ProviderProfile.defaultRenewBefore
+        let now = context.clock.now()
         if let error = stored.account.lastError, error.errorClass == .needsInteraction {
-            throw CLIError.needsSignIn(Remedy.forMissingToken(stored, scopes: scope, now: context.clock.now(), skew: config.statePolicy.clockSkew))
+            // The provider already refused a renewal: no second try; a credential that still
+            // works is used (with a warning), as `authdeck token` does.
+            guard stored.credentials.hasUsableCredential(at: now, skew: .seconds(0)) else {
+                throw CLIError.needsSignIn(Remedy.forMissingToken(stored, scopes: scope, now: now, skew: config.statePolicy.clockSkew))
+            }
+            Output.warning("\(stored.account.id) cannot renew (\(error.remedy)); using its current credential until it expires")
+            return stored
         }
         do {
             let adapter = try context.adapter(for: stored.account.providerId, config: config, store: store)
             return try await context.renewer(store, config).renew(stored.account.id, with: adapter, scopes: scope, window: window)
         } catch let failure as AuthFailure {
-            let now = context.clock.now()
             let usable = stored.credentials.usableAccessToken(for: scope, at: now, skew: .seconds(0)) != nil
                 || stored.credentials.cookiesUsable(at: now, skew: .seconds(0))
             guard failure.errorClass == .transient, usable else { throw CLIError.from(failure, account: stored.account.id) }

@@ -73,7 +73,7 @@ struct RequestCommand: AsyncParsableCommand {
             throw CLIError.usage("not an http(s) URL: \(url)")
         }
         if let error = stored.account.lastError, error.errorClass == .needsInteraction,
-           stored.credentials.usableUntil(at: context.clock.now(), skew: .seconds(0)) == nil {
+           !stored.credentials.hasUsableCredential(at: context.clock.now(), skew: .seconds(0)) {
             throw CLIError.needsSignIn(Remedy.forMissingToken(stored, scopes: scope, now: context.clock.now(), skew: config.statePolicy.clockSkew))
         }
         let requester = try context.requester(for: stored, config: config, store: store, scopes: scope)
