@@ -81,9 +81,9 @@ extension DeckStore: AccountStore {
 
     public func quarantine(_ candidates: [PruneCandidate], at: Instant) throws {
         try pool.write { db in
+            let update = try db.cachedStatement(sql: "UPDATE accounts SET quarantined_at = ?, quarantine_reason = ? WHERE id = ? AND quarantined_at IS NULL")
             for c in candidates {
-                try db.execute(sql: "UPDATE accounts SET quarantined_at = ?, quarantine_reason = ? WHERE id = ? AND quarantined_at IS NULL",
-                               arguments: [at.secondsSinceEpoch, c.reason.sentence, c.account.id])
+                try update.execute(arguments: [at.secondsSinceEpoch, c.reason.sentence, c.account.id])
                 guard db.changesCount == 1 else { throw StoreError.notFound(accountId: c.account.id) }
                 try Self.insertEvent(DeckEvent(at: at, kind: .pruned, accountId: c.account.id,
                                                providerId: c.account.providerId, detail: c.reason.sentence), db)

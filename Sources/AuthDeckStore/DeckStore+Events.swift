@@ -33,7 +33,8 @@ extension DeckStore {
     }
 
     static func insertEvent(_ e: DeckEvent, _ db: Database) throws {
-        try db.execute(sql: "INSERT INTO events (at, kind, account_id, provider_id, detail) VALUES (?,?,?,?,?)",
-                       arguments: [e.at.secondsSinceEpoch, e.kind.rawValue, e.accountId, e.providerId, e.detail])
+        // A cached statement: prune writes one event per account, 100,000 in one transaction.
+        try db.cachedStatement(sql: "INSERT INTO events (at, kind, account_id, provider_id, detail) VALUES (?,?,?,?,?)")
+            .execute(arguments: [e.at.secondsSinceEpoch, e.kind.rawValue, e.accountId, e.providerId, e.detail])
     }
 }

@@ -73,7 +73,10 @@ public struct DeckState: Equatable, Sendable {
             $0.displayName.lowercased().contains(f) || $0.username.lowercased().contains(f) || $0.providerId.lowercased().contains(f)
                 || $0.realm.lowercased().contains(f) || $0.state.label.contains(f)
         }
-        return shown.sorted { a, b in
+        // Sorted by index, then gathered: a row is a large value, and moving 10,000 of them
+        // around inside the sort cost more than comparing them.
+        let order = shown.indices.sorted { i, j in
+            let a = shown[i], b = shown[j]
             switch sort {
             case .expiry:
                 let x = a.expiry?.secondsSinceEpoch ?? .max, y = b.expiry?.secondsSinceEpoch ?? .max
@@ -85,6 +88,7 @@ public struct DeckState: Equatable, Sendable {
                 return x != y ? x > y : a.id < b.id
             }
         }
+        return order.map { shown[$0] }
     }
 
     public var selectedRow: DeckRow? {

@@ -11,6 +11,11 @@ import Foundation
 enum AuthDeckMain {
     static func main() async {
         do {
+            let args = CommandLine.arguments.dropFirst()
+            // `authdeck token ACCOUNT`, exactly: the hot path, straight to the command.
+            if args.count == 2, args.first == "token", let account = args.last, !account.hasPrefix("-") {
+                return try await TokenCommand.printToken(account: account, scopes: [], context: DeckContext(storeFlag: nil, configFlag: nil))
+            }
             var command = try AuthDeckCommand.parseAsRoot()
             if var async = command as? AsyncParsableCommand {
                 try await async.run()

@@ -16,9 +16,13 @@ struct DeckContext {
     let clock: any WallClock
 
     init(_ global: GlobalOptions, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.init(storeFlag: global.store, configFlag: global.config, environment: environment)
+    }
+
+    init(storeFlag: String?, configFlag: String?, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.environment = environment
-        self.location = StoreLocation.resolve(storeFlag: global.store, environment: environment)
-        let resolved = DeckConfig.resolvePath(flag: global.config, environment: environment,
+        self.location = StoreLocation.resolve(storeFlag: storeFlag, environment: environment)
+        let resolved = DeckConfig.resolvePath(flag: configFlag, environment: environment,
                                               configHome: XDG.configHome(environment))
         self.configPath = resolved.0
         self.configExplicit = resolved.explicit

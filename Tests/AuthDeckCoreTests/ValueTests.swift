@@ -106,4 +106,17 @@ import AuthDeckCore
         #expect(id.hasPrefix("work/") && id.count == 13)
         #expect(id.dropFirst(5).allSatisfy { $0.isHexDigit })
     }
+
+    @Test func inertChangesExactlyControlsC1AndBidiMarksWhateverSurroundsThem() {
+        // The byte-level shortcut must agree with the scalar rules for every scalar up to
+        // U+3000, alone and between multi-byte neighbours (é, —, ·).
+        for v in UInt32(0)..<0x3000 {
+            guard let scalar = Unicode.Scalar(v) else { continue }
+            let replaced = v < 0x20 || v == 0x7F || (0x80...0x9F).contains(v) || v == 0x200E || v == 0x200F
+                || (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v)
+            for text in [String(Character(scalar)), "é—\(Character(scalar))·x"] {
+                #expect((TerminalText.inert(text) != text) == replaced, "U+\(String(v, radix: 16))")
+            }
+        }
+    }
 }

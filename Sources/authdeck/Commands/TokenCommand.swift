@@ -17,7 +17,13 @@ struct TokenCommand: AsyncParsableCommand {
     var scope: [String] = []
 
     func run() async throws {
-        let context = DeckContext(global)
+        try await Self.printToken(account: account, scopes: scope, context: DeckContext(global))
+    }
+
+    /// The whole command; `AuthDeckMain` calls it directly for `authdeck token ACCOUNT`
+    /// without the argument parser, whose reflection-driven set-up is a fifth of the run time
+    /// of this, the command scripts and prompts call most.
+    static func printToken(account: String, scopes scope: [String], context: DeckContext) async throws {
         let (config, store, stored) = try context.openAccount(account)
         let now = context.clock.now()
         let skew = config.statePolicy.clockSkew
