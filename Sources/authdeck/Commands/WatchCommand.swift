@@ -31,8 +31,15 @@ struct WatchCommand: AsyncParsableCommand {
         let store = try context.openStore()
         var watcher = Watcher(context: context, store: store)
         Output.note("\(Watcher.stamp(context.clock.now())) authdeck watch: watching \(store.location.databasePath)")
+        // A broken config at start is an error; one saved half-way while watch runs is
+        // reported and the last good settings kept, so an editor never stops the service.
+        var config = try context.loadConfig()
         while true {
-            let config = try context.loadConfig()
+            do {
+                config = try context.loadConfig()
+            } catch {
+                watcher.log("\(error); keeping the previous settings")
+            }
             let next = await watcher.pass(config: config)
             if once { return }
             let now = context.clock.now()
