@@ -1,0 +1,80 @@
+import Testing
+import Foundation
+import AuthDeckCore
+import AuthDeckStore
+import AuthDeckTestSupport
+
+/// Every secret a session of real commands handled — passwords (right and wrong), access and
+/// refresh tokens, cookie values — is looked for in everything authdeck wrote that is not
+/// meant to carry one: every `--json` output, the audit trail, stderr of succeeding and
+/// failing commands, watch's log, and the bytes of the database and its WAL. Zero hits.
+@Suite(.serialized) struct SecretHygieneTests {
+    let idp: EmulatorProcess
+    let home = TempDirectory("authdeck-hyg")
+    let runner: BinaryRunner
+
+    init() throws {
+        idp = try EmulatorProcess()
+        runner = BinaryRunner(product: "authdeck", environment: [
+            "HOME": home.path, "XDG_DATA_HOME": home.file("data"), "XDG_CONFIG_HOME": home.file("config"),
+            "XDG_RUNTIME_DIR": home.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
+        ])
+        try FileManager.default.createDirectory(atPath: home.file("config/authdeck"), withIntermediateDirectories: true)
+        try (idp.workAndIntranetTOML(renewBefore: "2h") + "[hooks]\non_renewed = 'env | grep ^AUTHDECK_'\n")
+            .write(toFile: home.file("config/authdeck/config.toml"), atomically: true, encoding: .utf8)
+    }
+
+    @Test func noSecretAppearsAnywhereButWhereItWasAskedFor() throws {
+        let password = "taro-pass-123", wrong = "not-the-password-9f3c"
+        var written: [String] = []  // everything not meant to hold a secret
+        func run(_ args: String..., env: [String: String] = [:]) throws -> BinaryRunner.Result {
+            var r = runner
+            r.environment.merge(env) { _, new in new }
+            let result = try r.run(args)
+            written.append(result.stderr)
+            return result
+        }
+        #expect(try run("login", "work", "--password", "--username", "taro@contoso.com", env: ["AUTHDECK_PASSWORD": password]).status == 0)
+        #expect(try run("login", "work", "--password", "--username", "jiro@contoso.com", env: ["AUTHDECK_PASSWORD": wrong]).status != 0)
+        #expect(try run("login", "sp-intranet").status == 0)
+        _ = try run("refresh", "work")
+        let token = try run("token", "work").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let jar = try run("cookies", "sp-intranet").stdout
+        #expect(token.hasPrefix("at.") && jar.contains("SPOIDCRL"))
+        written.append(try run("request", "work", "\(idp.url)/api/echo", "--include").stderr)
+        for args in [["accounts", "--json"], ["status", "--json"], ["providers", "--json"], ["events", "--json"],
+                     ["refresh", "--all", "--force", "--json"], ["prune", "--dry-run", "--json"], ["watch", "--once"]] {
+            let r = try runner.run(args)
+            written += [r.stdout, r.stderr]
+        }
+        // renew_before is 2 h, so `watch --once` renewed both accounts and ran the hook, which
+        // printed every AUTHDECK_ variable it was given.
+        #expect(written.contains { $0.contains("AUTHDECK_EVENT=renewed") && $0.contains("AUTHDECK_ACCOUNT=work/") })
+        written.append(try run("exec", "work", "--", "sh", "-c", "exit 3").stdout)
+        // A revoked grant: the failing commands' messages too.
+        try idp.admin("revoke", #"{"username":"taro@contoso.com"}"#)
+        #expect(try run("refresh", "work").status == 3)
+        #expect(try run("request", "work", "\(idp.url)/api/me").status == 3)
+
+        // Every secret the session handled, read back from the store.
+        let store = try DeckStore.open(StoreLocation.resolve(storeFlag: nil, environment: runner.environment), clock: SystemClock())
+        var secrets = [password, wrong, token]
+        for stored in try store.accounts(includeQuarantined: true) {
+            secrets += stored.credentials.accessTokens.map(\.value.exposedValue)
+            secrets += stored.credentials.refreshToken.map { [$0.value.exposedValue] } ?? []
+            secrets += stored.credentials.cookies.map(\.value.exposedValue)
+        }
+        #expect(secrets.count >= 6)
+        let db = home.file("data/authdeck/authdeck.db")
+        let files = [db, db + "-wal"].compactMap { FileManager.default.contents(atPath: $0) }
+        #expect(!files.isEmpty)
+        for secret in Set(secrets) where secret.count >= 8 {
+            for (i, text) in written.enumerated() {
+                #expect(!text.contains(secret), "a secret (\(secret.prefix(4))…) in output #\(i)")
+            }
+            for bytes in files {
+                #expect(bytes.range(of: Data(secret.utf8)) == nil, "a secret (\(secret.prefix(4))…) in the database or WAL")
+            }
+        }
+    }
+}
