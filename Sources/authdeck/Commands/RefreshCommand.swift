@@ -112,7 +112,9 @@ struct RefreshCommand: AsyncParsableCommand {
             let adapter = try context.adapter(for: target.account.providerId, config: config, store: store)
             let renewed = try await renewer.renew(id, with: adapter, force: force, window: window)
             let now = context.clock.now()
-            let until = renewed.credentials.usableUntil(at: now, skew: config.statePolicy.clockSkew)
+            // No skew margin for what the provider has just issued (a token may live shorter
+            // than the margin); with one, such a token read as "no expiry".
+            let until = renewed.credentials.usableUntil(at: now, skew: .seconds(0))
             return ResultJSON(id: id, ok: true, state: "signed_in", expires_at: until?.iso8601)
         } catch let failure as AuthFailure {
             return ResultJSON(id: id, ok: false, error_class: failure.errorClass.rawValue, remedy: failure.description)
