@@ -12,6 +12,16 @@ public struct BinaryRunner: Sendable {
     public let executable: String
     public var environment: [String: String]
 
+    /// The `authdeck` binary living in `home`: its own HOME and XDG directories (so nothing of
+    /// the machine's real store or config is touched), a fixed PATH and a UTF-8 locale, plus
+    /// `extra` (provider secrets by environment variable, XDG_RUNTIME_DIR…).
+    public static func authdeck(home: TempDirectory, _ extra: [String: String] = [:]) -> BinaryRunner {
+        BinaryRunner(product: "authdeck", environment: [
+            "HOME": home.path, "XDG_DATA_HOME": home.file("data"), "XDG_CONFIG_HOME": home.file("config"),
+            "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
+        ].merging(extra) { _, new in new })
+    }
+
     /// Finds `name` next to the test bundle (`.build/<config>/`), where SwiftPM puts products.
     public init(product name: String, environment: [String: String]) {
         let here = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()

@@ -21,10 +21,7 @@ struct GlewlwydTests {
 
     init() throws {
         server = try GlewlwydServer()
-        runner = BinaryRunner(product: "authdeck", environment: [
-            "HOME": home.path, "XDG_DATA_HOME": home.file("data"), "XDG_CONFIG_HOME": home.file("config"),
-            "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "GL_SECRET": GlewlwydServer.clientSecret,
-        ])
+        runner = BinaryRunner.authdeck(home: home, ["GL_SECRET": GlewlwydServer.clientSecret])
         try writeConfig(server.providerTOML())
     }
 

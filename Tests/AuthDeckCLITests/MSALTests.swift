@@ -31,10 +31,7 @@ struct MSALTests {
     var cache: String { home.file("msal_token_cache.json") }
 
     init() throws {
-        runner = BinaryRunner(product: "authdeck", environment: [
-            "HOME": home.path, "XDG_DATA_HOME": home.file("data"), "XDG_CONFIG_HOME": home.file("config"),
-            "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
-        ])
+        runner = BinaryRunner.authdeck(home: home)
         _ = try msal("make", cache)
     }
 

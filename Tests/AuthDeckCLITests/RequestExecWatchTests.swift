@@ -15,10 +15,7 @@ import Glibc
 
     init() throws {
         idp = try EmulatorProcess()
-        runner = BinaryRunner(product: "authdeck", environment: [
-            "HOME": home.path, "XDG_DATA_HOME": home.file("data"), "XDG_CONFIG_HOME": home.file("config"),
-            "XDG_RUNTIME_DIR": home.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
-        ])
+        runner = BinaryRunner.authdeck(home: home, ["XDG_RUNTIME_DIR": home.path])
         try writeConfig(idp.workAndIntranetTOML())
     }
 

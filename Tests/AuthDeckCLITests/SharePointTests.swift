@@ -13,10 +13,7 @@ import AuthDeckTestSupport
 
     init() throws {
         idp = try EmulatorProcess()
-        runner = BinaryRunner(product: "authdeck", environment: [
-            "HOME": home.path, "XDG_DATA_HOME": home.file("data"), "XDG_CONFIG_HOME": home.file("config"),
-            "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
-        ])
+        runner = BinaryRunner.authdeck(home: home)
         try FileManager.default.createDirectory(atPath: home.file("config/authdeck"), withIntermediateDirectories: true)
         try (idp.workAndIntranetTOML() + """
             [[provider]]
