@@ -142,6 +142,13 @@ import Glibc
         #expect(jar.hasPrefix(home.path + "/authdeck-exec."))
         #expect(!FileManager.default.fileExists(atPath: jar), "the jar is gone when the command ends")
         #expect(!FileManager.default.fileExists(atPath: (jar as NSString).deletingLastPathComponent))
+        // Options before the first ACCOUNT are options; everything after `--` is the command's.
+        let store = home.file("data/authdeck/authdeck.db")
+        let withOptions = try run("exec", "--store", store, "--scope", "https://contoso.sharepoint.com/.default", "work", "--",
+                                  "sh", "-c", "test -n \"$AUTHDECK_TOKEN\" && echo \"$# $1\"", "sh", "--", "-x")
+        #expect(withOptions.status == 0, "\(withOptions.stderr)")
+        #expect(withOptions.stdout == "2 --\n")
+        #expect(try run("exec", "--help").stdout.contains("Run COMMAND with fresh credentials"))
     }
 
     @Test func theJarIsRemovedWhenTheCommandIsKilledAndWhenAuthdeckIsTerminated() throws {

@@ -26,13 +26,19 @@ struct ExecCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
     @Option(name: .long, parsing: .singleValue, help: ArgumentHelp("Scope every token must carry (repeatable).", valueName: "scope"))
     var scope: [String] = []
-    @Argument(parsing: .captureForPassthrough, help: ArgumentHelp("ACCOUNT… -- COMMAND [ARG…]: the accounts whose credentials COMMAND gets, then the command.", valueName: "account"))
+    @Argument(parsing: .remaining, help: ArgumentHelp("ACCOUNT… -- COMMAND [ARG…]: the accounts whose credentials COMMAND gets, then the command.", valueName: "account"))
     var words: [String] = []
 
-    /// The words before `--` (ArgumentParser cannot put an array of positionals before the
-    /// terminator, so the split is made here).
-    var accounts: [String] { Array(words.prefix { $0 != "--" }) }
-    var command: [String] { Array(words.drop { $0 != "--" }.dropFirst()) }
+    /// The words before and after `--`. ArgumentParser cannot put an array of positionals
+    /// before the terminator, and `.remaining` (which still parses options placed before the
+    /// first ACCOUNT, and `--help`) drops the terminator itself; so the split is read from
+    /// the process's own arguments: everything after their first `--` is the command.
+    var command: [String] {
+        let raw = CommandLine.arguments
+        guard let terminator = raw.firstIndex(of: "--") else { return [] }
+        return Array(raw[(terminator + 1)...].suffix(words.count))
+    }
+    var accounts: [String] { Array(words.dropLast(command.count)) }
 
     func validate() throws {
         if let option = accounts.first(where: { $0.hasPrefix("-") }) {
