@@ -1,6 +1,7 @@
 import Foundation
 import AuthDeckCore
 import AuthDeckHTTP
+import AuthDeckOAuth
 
 /// Sends a request to a resource with an account's credential, renewing it and retrying once
 /// when the server asks for a new one — what the OAM SDK's REST handler and the SharePoint app
@@ -92,7 +93,7 @@ public struct ResourceRequester: Sendable {
                 return true
             }, write: output)
             hops.append(r.url)
-            let response = try await send(r)
+            let response = try await TokenEndpoint.send(r, via: http)
             if sameOrigin, Self.isChallenge(status: response.status, headers: response.headers, cookies: usesCookies) {
                 return (Outcome(response: response, hops: hops, renewed: false, leftOrigin: leftOrigin), true)
             }
@@ -109,14 +110,6 @@ public struct ResourceRequester: Sendable {
             }
         }
         preconditionFailure("the loop returns at its last hop")
-    }
-
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        do {
-            return try await http.send(request)
-        } catch let error as HTTPError {
-            throw AuthFailure(error.isTransient ? .transient : .misconfigured, code: "network", remedy: error.description)
-        }
     }
 
     /// The headers and cookie jar that carry `stored`'s credential.

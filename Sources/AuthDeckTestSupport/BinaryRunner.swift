@@ -42,12 +42,13 @@ public struct BinaryRunner: Sendable {
         self.environment = environment
     }
 
-    /// Runs with `arguments`, feeding `stdin`, waiting at most `timeout` seconds.
-    public func run(_ arguments: [String], stdin: String? = nil, timeout: TimeInterval = 60) throws -> Result {
+    /// Runs with `arguments` and `env` added to the environment, feeding `stdin`, waiting at
+    /// most `timeout` seconds.
+    public func run(_ arguments: [String], env: [String: String] = [:], stdin: String? = nil, timeout: TimeInterval = 60) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        process.environment = environment
+        process.environment = environment.merging(env) { _, new in new }
         let out = Pipe(), err = Pipe(), input = Pipe()
         process.standardOutput = out
         process.standardError = err

@@ -13,5 +13,14 @@ public final class TempDirectory: @unchecked Sendable {
 
     public func file(_ name: String) -> String { path + "/" + name }
 
+    /// Writes (or replaces) `config/authdeck/config.toml` here — where a home that is also
+    /// `XDG_CONFIG_HOME`'s parent keeps authdeck's config — and returns its path.
+    @discardableResult
+    public func writeConfig(_ text: String) throws -> String {
+        try FileManager.default.createDirectory(atPath: file("config/authdeck"), withIntermediateDirectories: true)
+        try text.write(toFile: file("config/authdeck/config.toml"), atomically: true, encoding: .utf8)
+        return file("config/authdeck/config.toml")
+    }
+
     deinit { try? FileManager.default.removeItem(atPath: path) }
 }

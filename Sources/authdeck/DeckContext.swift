@@ -71,16 +71,15 @@ struct DeckContext {
     /// What `authdeck request` sends through: the account's adapter, the provider's TLS
     /// settings and a renewer, over the real network.
     func requester(for stored: StoredAccount, config: DeckConfig, store: DeckStore, scopes: [String]) throws -> ResourceRequester {
-        let providerId = stored.account.providerId
-        let adapter = try self.adapter(for: providerId, config: config, store: store)
-        let http = CurlHTTPClient(userAgent: "authdeck/\(AuthDeckCore.version)", environment: environment)
+        let adapter = try self.adapter(for: stored.account.providerId, config: config, store: store)
+        let base = adapterContext(store)
         let tls: TLSOptions
         do {
-            tls = try ProviderRegistry.tlsOptions(for: config.provider(providerId)!, context: adapterContext(store))
+            tls = try ProviderRegistry.tlsOptions(for: adapter.profile, context: base)
         } catch let failure as AuthFailure {
             throw CLIError.from(failure)
         }
-        return ResourceRequester(adapter: adapter, renewer: renewer(store, config), http: http, tls: tls, scopes: scopes)
+        return ResourceRequester(adapter: adapter, renewer: renewer(store, config), http: base.http, tls: tls, scopes: scopes)
     }
 
     func renewer(_ store: DeckStore, _ config: DeckConfig) -> RenewalCoordinator {

@@ -173,14 +173,22 @@ final class DeckRuntime: @unchecked Sendable {
             _ = try await SignInCoordinator(store: store, clock: context.clock)
                 .signIn(with: adapter, flow: flow, presenter: presenter, options: SignInOptions(username: stored.account.username))
             inbox.post(.signInFinished(id: id, failure: nil))
-        } catch let f as AuthFailure {
-            inbox.post(interactive ? .signInFinished(id: id, failure: f.remedy) : .renewFinished(id: id, failure: f.remedy))
+        } catch let f as AuthFailure where interactive {
+            inbox.post(.signInFinished(id: id, failure: f.remedy))
         } catch is CancellationError {
             inbox.post(.signInFinished(id: id, failure: "cancelled"))
-        } catch let e as CLIError {
-            inbox.post(.renewFinished(id: id, failure: e.message))
         } catch {
-            inbox.post(.renewFinished(id: id, failure: "\(error)"))
+            inbox.post(.renewFinished(id: id, failure: Self.failureText(error)))
+        }
+    }
+
+    /// What a failed renewal says in the status line: the provider's remedy, the CLI's
+    /// message, or the error itself.
+    static func failureText(_ error: Error) -> String {
+        switch error {
+        case let f as AuthFailure: return f.remedy
+        case let e as CLIError: return e.message
+        default: return "\(error)"
         }
     }
 
@@ -192,12 +200,8 @@ final class DeckRuntime: @unchecked Sendable {
             let adapter = try context.adapter(for: stored.account.providerId, config: config, store: store)
             _ = try await context.renewer(store, config).renew(id, with: adapter, window: window)
             inbox.post(.renewFinished(id: id, failure: nil))
-        } catch let f as AuthFailure {
-            inbox.post(.renewFinished(id: id, failure: f.remedy))
-        } catch let e as CLIError {
-            inbox.post(.renewFinished(id: id, failure: e.message))
         } catch {
-            inbox.post(.renewFinished(id: id, failure: "\(error)"))
+            inbox.post(.renewFinished(id: id, failure: Self.failureText(error)))
         }
     }
 

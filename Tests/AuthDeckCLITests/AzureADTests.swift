@@ -15,7 +15,7 @@ import AuthDeckTestSupport
     init() throws {
         idp = try EmulatorProcess()
         runner = BinaryRunner.authdeck(home: home)
-        try writeConfig(provider())
+        try home.writeConfig(provider())
     }
 
     func provider(id: String = "work", tenant: String = EmulatorProcess.contoso, extra: String = "") -> String {
@@ -31,15 +31,8 @@ import AuthDeckTestSupport
         """
     }
 
-    func writeConfig(_ text: String) throws {
-        try FileManager.default.createDirectory(atPath: home.file("config/authdeck"), withIntermediateDirectories: true)
-        try text.write(toFile: home.file("config/authdeck/config.toml"), atomically: true, encoding: .utf8)
-    }
-
     func run(_ args: String..., env: [String: String] = [:]) throws -> BinaryRunner.Result {
-        var r = runner
-        r.environment.merge(env) { _, new in new }
-        return try r.run(args)
+        try runner.run(args, env: env)
     }
 
     func accounts() throws -> [[String: Any]] {
@@ -89,7 +82,7 @@ import AuthDeckTestSupport
 
     @Test func anExpiredTokenRenewsSilentlyAndTheRotatedRefreshTokenIsStored() throws {
         try idp.admin("lifetimes", #"{"access_token":3}"#)
-        try writeConfig("clock_skew = \"0s\"\n" + provider())
+        try home.writeConfig("clock_skew = \"0s\"\n" + provider())
         #expect(try passwordLogin().status == 0)
         let before = try #require(try store().accounts(includeQuarantined: false).first)
         try waitUntilExpired()
@@ -121,7 +114,7 @@ import AuthDeckTestSupport
         ]
         try JSONSerialization.data(withJSONObject: directory).write(to: URL(fileURLWithPath: home.file("dir.json")))
         let appIdp = try EmulatorProcess(arguments: ["--directory", home.file("dir.json")])
-        try writeConfig("""
+        try home.writeConfig("""
             [[provider]]
             id = "app"
             kind = "azuread"
@@ -146,7 +139,7 @@ import AuthDeckTestSupport
         // While the access token is valid the account can still act and shows as signed in;
         // the MFA demand matters once it has expired.
         try idp.admin("lifetimes", #"{"access_token":2}"#)
-        try writeConfig("clock_skew = \"0s\"\n" + provider())
+        try home.writeConfig("clock_skew = \"0s\"\n" + provider())
         #expect(try passwordLogin().status == 0)
         try waitUntilExpired()
         let before = try #require(try store().accounts(includeQuarantined: false).first)
@@ -206,7 +199,7 @@ import AuthDeckTestSupport
     @Test func aWrongTenantAccountIsFlaggedStale() throws {
         // The provider pins contoso but signs in through `organizations`, where a fabrikam
         // account can slip in: the classic dev/prod mix-up.
-        try writeConfig(provider(extra: ", authority_tenant = \"organizations\""))
+        try home.writeConfig(provider(extra: ", authority_tenant = \"organizations\""))
         let login = try deviceLogin(as: "dev@fabrikam.com")
         #expect(try login.wait() == 0, "\(login.stderr)")
         let row = try #require(try accounts().first)

@@ -13,8 +13,7 @@ import AuthDeckTestSupport
     init() throws {
         idp = try EmulatorProcess()
         runner = BinaryRunner.authdeck(home: home, ["FB_SECRET": "fb-app-secret"])
-        try FileManager.default.createDirectory(atPath: home.file("config/authdeck"), withIntermediateDirectories: true)
-        try """
+        try home.writeConfig("""
             [[provider]]
             id = "fb"
             kind = "facebook"
@@ -30,7 +29,7 @@ import AuthDeckTestSupport
             client_secret_env = "FB_SECRET"
             endpoints = { graph = "\(idp.url)", www = "\(idp.url)" }
             options = { client_token = "fb-client-token" }
-            """.write(toFile: home.file("config/authdeck/config.toml"), atomically: true, encoding: .utf8)
+            """)
     }
 
     func run(_ args: String...) throws -> BinaryRunner.Result { try runner.run(args) }

@@ -16,24 +16,16 @@ struct GlewlwydTests {
     let server: GlewlwydServer
     let home = TempDirectory("authdeck-gl")
     let runner: BinaryRunner
-    var configPath: String { home.file("config/authdeck/config.toml") }
     var environment: [String: String] { runner.environment }
 
     init() throws {
         server = try GlewlwydServer()
         runner = BinaryRunner.authdeck(home: home, ["GL_SECRET": GlewlwydServer.clientSecret])
-        try writeConfig(server.providerTOML())
-    }
-
-    func writeConfig(_ text: String) throws {
-        try FileManager.default.createDirectory(atPath: home.file("config/authdeck"), withIntermediateDirectories: true)
-        try text.write(toFile: configPath, atomically: true, encoding: .utf8)
+        try home.writeConfig(server.providerTOML())
     }
 
     func run(_ args: String..., env: [String: String] = [:]) throws -> BinaryRunner.Result {
-        var r = runner
-        r.environment.merge(env) { _, new in new }
-        return try r.run(args)
+        try runner.run(args, env: env)
     }
 
     func passwordLogin() throws -> BinaryRunner.Result {
@@ -85,7 +77,7 @@ struct GlewlwydTests {
     @Test func expiredTokenRenewsAndTheRotatedRefreshTokenIsStoredFirst() throws {
         // A second server whose access tokens live 3 s, and no clock-skew margin.
         let shortLived = try GlewlwydServer(accessTokenSeconds: 3)
-        try writeConfig("clock_skew = \"0s\"\n" + shortLived.providerTOML())
+        try home.writeConfig("clock_skew = \"0s\"\n" + shortLived.providerTOML())
         #expect(try passwordLogin().status == 0)
         try waitUntil("the access token expires") { try accounts().first?["state"] as? String == "expired" }
         let before = try #require(try store().accounts(includeQuarantined: false).first)
@@ -109,7 +101,7 @@ struct GlewlwydTests {
 
     @Test func requestToTheUserinfoEndpointWithAnExpiredTokenRenewsIt() throws {
         let shortLived = try GlewlwydServer(accessTokenSeconds: 3)
-        try writeConfig("clock_skew = \"0s\"\n" + shortLived.providerTOML())
+        try home.writeConfig("clock_skew = \"0s\"\n" + shortLived.providerTOML())
         #expect(try passwordLogin().status == 0)
         try waitUntil("the access token expires") { try accounts().first?["state"] as? String == "expired" }
         let before = try #require(try store().accounts(includeQuarantined: false).first?.credentials.refreshToken?.generation)
@@ -124,7 +116,7 @@ struct GlewlwydTests {
 
     @Test func refreshAllRenewsEveryExpiredAccountConcurrently() throws {
         let shortLived = try GlewlwydServer(accessTokenSeconds: 3)
-        try writeConfig("clock_skew = \"0s\"\nexpiring_soon = \"0s\"\n" + shortLived.providerTOML())
+        try home.writeConfig("clock_skew = \"0s\"\nexpiring_soon = \"0s\"\n" + shortLived.providerTOML())
         #expect(try passwordLogin().status == 0)
         #expect(try run("login", "gl", "--client").status == 0)
         try waitUntil("both tokens expire") { try accounts().allSatisfy { $0["state"] as? String == "expired" } }
@@ -162,7 +154,7 @@ struct GlewlwydTests {
         let url = server.issuer + "/.well-known/openid-configuration"
         #expect(try store().cachedDocument(url: url) != nil)
         // A config whose issuer differs from what the server says it is (trailing slash).
-        try writeConfig(server.providerTOML(id: "gl", endpoints: "{ issuer = \"\(server.issuer)/\" }"))
+        try home.writeConfig(server.providerTOML(id: "gl", endpoints: "{ issuer = \"\(server.issuer)/\" }"))
         let r = try passwordLogin()
         #expect(r.status == 1)
         #expect(r.stderr.contains("names another issuer"), "\(r.stderr)")
@@ -173,7 +165,7 @@ struct GlewlwydTests {
         let harness = URL(fileURLWithPath: GlewlwydServer.harness).deletingLastPathComponent().appendingPathComponent("tamper-proxy").path
         let proxy = try LiveProcess(harness, [String(port), "http://127.0.0.1:\(server.port)", mode], environment: ["PATH": "/usr/bin:/bin"])
         _ = try proxy.waitFor("the proxy") { $0.contains("ready") ? true : nil }
-        try writeConfig(server.providerTOML(endpoints: "{ issuer = \"\(server.issuer)\", token = \"http://127.0.0.1:\(port)/api/oidc/token\" }"))
+        try home.writeConfig(server.providerTOML(endpoints: "{ issuer = \"\(server.issuer)\", token = \"http://127.0.0.1:\(port)/api/oidc/token\" }"))
         try body()
     }
 
@@ -196,7 +188,7 @@ struct GlewlwydTests {
     }
 
     @Test func aDeadServerNeverDowngradesTheAccount() throws {
-        try writeConfig("clock_skew = \"2h\"\n" + server.providerTOML())
+        try home.writeConfig("clock_skew = \"2h\"\n" + server.providerTOML())
         #expect(try passwordLogin().status == 0)
         let before = try #require(try store().accounts(includeQuarantined: false).first)
         kill(server.pid, SIGKILL)
@@ -211,7 +203,7 @@ struct GlewlwydTests {
     }
 
     @Test func thePasswordGrantNeedsToBeEnabled() throws {
-        try writeConfig(server.providerTOML().replacingOccurrences(of: ", allow_password = true", with: ""))
+        try home.writeConfig(server.providerTOML().replacingOccurrences(of: ", allow_password = true", with: ""))
         let r = try passwordLogin()
         #expect(r.status == 1)
         #expect(r.stderr.contains("does not allow the password grant"))

@@ -25,15 +25,14 @@ import AuthDeckTestSupport
     func refresh(issuer: String) throws -> (BinaryRunner.Result, StoredAccount?) {
         let home = TempDirectory("authdeck-hostile")
         let runner = BinaryRunner.authdeck(home: home)
-        try FileManager.default.createDirectory(atPath: home.file("config/authdeck"), withIntermediateDirectories: true)
-        try """
+        try home.writeConfig("""
             [[provider]]
             id = "h"
             kind = "oidc"
             client_id = "authdeck-test"
             scopes = ["openid", "offline_access"]
             endpoints = { issuer = "\(issuer)" }
-            """.write(toFile: home.file("config/authdeck/config.toml"), atomically: true, encoding: .utf8)
+            """)
         let store = try DeckStore.open(StoreLocation.resolve(storeFlag: nil, environment: runner.environment), clock: SystemClock())
         let now = SystemClock().now()
         try store.insert(StoredAccount(
@@ -61,8 +60,7 @@ import AuthDeckTestSupport
                       "expires-huge", "no-token-type", "slow"])
     func aHostileTokenEndpointChangesNothing(mode: String) throws {
         let (server, base) = try Self.server()
-        defer { _ = server }
-        let (result, after) = try refresh(issuer: "\(base)/\(mode)")
+        let (result, after) = try withExtendedLifetime(server) { try refresh(issuer: "\(base)/\(mode)") }
         expectNothingLost(mode, result, after)
     }
 
@@ -76,8 +74,7 @@ import AuthDeckTestSupport
         try openssl.run()
         openssl.waitUntilExit()
         let (server, base) = try Self.server(cert: dir.file("c.pem"), key: dir.file("k.pem"))
-        defer { _ = server }
-        let (result, after) = try refresh(issuer: "\(base)/expires-zero")
+        let (result, after) = try withExtendedLifetime(server) { try refresh(issuer: "\(base)/expires-zero") }
         expectNothingLost("self-signed TLS", result, after)
         #expect(result.stderr.contains("TLS certificate not trusted"), "\(result.stderr)")
     }

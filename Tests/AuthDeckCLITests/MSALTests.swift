@@ -174,15 +174,14 @@ struct MSALTests {
         // MSAL only accepts https authorities; the environment recorded does not matter to the import.
         _ = try msal("add", fresh, "https://login.microsoftonline.com/\(Self.tenantA)/oauth2/v2.0/token", Self.client,
                      "https://graph.microsoft.com/User.Read", home.file("resp.json"))
-        try FileManager.default.createDirectory(atPath: home.file("config/authdeck"), withIntermediateDirectories: true)
-        try """
+        try home.writeConfig("""
             [[provider]]
             id = "work"
             kind = "azuread"
             client_id = "\(Self.client)"
             endpoints = { authority = "\(idp.url)" }
             options = { tenant = "\(Self.tenantA)" }
-            """.write(toFile: home.file("config/authdeck/config.toml"), atomically: true, encoding: .utf8)
+            """)
         let imported = try run("import", "msal", fresh, "--provider", "work")
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(imported.stdout.contains("Imported 1: taro@contoso.com"))

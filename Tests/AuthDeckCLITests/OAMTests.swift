@@ -31,9 +31,7 @@ import AuthDeckTestSupport
     }
 
     func writeConfig(_ extra: String = "") throws {
-        try FileManager.default.createDirectory(atPath: home.file("config/authdeck"), withIntermediateDirectories: true)
-        try (provider("wp", preset: "11g-ms") + provider("rest", preset: "12c", options: ", uppercase_grant_types = true") + extra)
-            .write(toFile: home.file("config/authdeck/config.toml"), atomically: true, encoding: .utf8)
+        try home.writeConfig(provider("wp", preset: "11g-ms") + provider("rest", preset: "12c", options: ", uppercase_grant_types = true") + extra)
     }
 
     func run(_ args: String..., password: String? = nil) throws -> BinaryRunner.Result {
@@ -74,9 +72,7 @@ import AuthDeckTestSupport
     }
 
     @Test func withoutTheIdentityDomainTheServerRefuses() throws {
-        try FileManager.default.removeItem(atPath: home.file("config/authdeck/config.toml"))
-        try provider("wp", preset: "11g-ms").replacingOccurrences(of: ", identity_domain = \"DefaultDomain\"", with: "")
-            .write(toFile: home.file("config/authdeck/config.toml"), atomically: true, encoding: .utf8)
+        try home.writeConfig(provider("wp", preset: "11g-ms").replacingOccurrences(of: ", identity_domain = \"DefaultDomain\"", with: ""))
         let r = try run("login", "wp", "--password", "--username", "taro@contoso.com", password: "taro-pass-123")
         #expect(r.status == 1)
         #expect(r.stderr.contains("The identity domain is missing"), "\(r.stderr)")
@@ -232,10 +228,8 @@ import AuthDeckTestSupport
                                     environment: ["PATH": "/usr/bin:/bin"])
         _ = try front.waitFor("the TLS front") { $0.contains("ready") ? true : nil }
         func configure(caFile: Bool) throws {
-            try FileManager.default.removeItem(atPath: home.file("config/authdeck/config.toml"))
-            try provider("mtls", preset: "12c", options: caFile ? ", ca_file = \"\(home.file("ca.pem"))\"" : "")
-                .replacingOccurrences(of: idp.url, with: "https://127.0.0.1:\(port)")
-                .write(toFile: home.file("config/authdeck/config.toml"), atomically: true, encoding: .utf8)
+            try home.writeConfig(provider("mtls", preset: "12c", options: caFile ? ", ca_file = \"\(home.file("ca.pem"))\"" : "")
+                .replacingOccurrences(of: idp.url, with: "https://127.0.0.1:\(port)"))
         }
         func login() throws -> BinaryRunner.Result {
             try run("login", "mtls", "--password", "--username", "taro@contoso.com", password: "taro-pass-123")

@@ -16,18 +16,11 @@ import Glibc
     init() throws {
         idp = try EmulatorProcess()
         runner = BinaryRunner.authdeck(home: home, ["XDG_RUNTIME_DIR": home.path])
-        try writeConfig(idp.workAndIntranetTOML())
-    }
-
-    func writeConfig(_ text: String) throws {
-        try FileManager.default.createDirectory(atPath: home.file("config/authdeck"), withIntermediateDirectories: true)
-        try text.write(toFile: home.file("config/authdeck/config.toml"), atomically: true, encoding: .utf8)
+        try home.writeConfig(idp.workAndIntranetTOML())
     }
 
     func run(_ args: String..., env: [String: String] = [:]) throws -> BinaryRunner.Result {
-        var r = runner
-        r.environment.merge(env) { _, new in new }
-        return try r.run(args)
+        try runner.run(args, env: env)
     }
 
     func signIn(sharePoint: Bool = false) throws {
@@ -173,10 +166,10 @@ import Glibc
     // MARK: watch
 
     @Test func watchKeepsAFiveSecondTokenValidAndTellsOnceWhenTheGrantIsRevoked() throws {
-        try writeConfig("""
+        try home.writeConfig("""
             clock_skew = "1s"
             [hooks]
-            on_renewed = 'echo "renewed $AUTHDECK_ACCOUNT" >> "\(home.file("hooks.log"))"'
+            on_renewed = 'echo "renewed $AUTHDECK_ACCOUNT" >> "\(home.file("hooks.log"))"; env | grep ^AUTHDECK_ >> "\(home.file("hooks.log"))"'
             on_needs_sign_in = 'echo "needs_sign_in $AUTHDECK_ACCOUNT $AUTHDECK_PROVIDER" >> "\(home.file("hooks.log"))"'
 
             [[provider]]
@@ -217,6 +210,7 @@ import Glibc
         #expect(try responses("POST /\(EmulatorProcess.contoso)/oauth2/v2.0/token 400") == attemptsAfter)
         kill(watch.pid, SIGTERM)
         _ = try? watch.wait(timeout: 10)
+        #expect(log.contains("AUTHDECK_PROVIDER=work"), "the hook's environment is in the log")
         #expect(!log.contains("at."), "no token in what hooks were given")
     }
 }

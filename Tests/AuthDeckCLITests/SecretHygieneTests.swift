@@ -16,9 +16,7 @@ import AuthDeckTestSupport
     init() throws {
         idp = try EmulatorProcess()
         runner = BinaryRunner.authdeck(home: home, ["XDG_RUNTIME_DIR": home.path])
-        try FileManager.default.createDirectory(atPath: home.file("config/authdeck"), withIntermediateDirectories: true)
-        try (idp.workAndIntranetTOML(renewBefore: "2h") + "[hooks]\non_renewed = 'env | grep ^AUTHDECK_'\n")
-            .write(toFile: home.file("config/authdeck/config.toml"), atomically: true, encoding: .utf8)
+        try home.writeConfig(idp.workAndIntranetTOML(renewBefore: "2h") + "[hooks]\non_renewed = 'env | grep ^AUTHDECK_'\n")
     }
 
     @Test func noSecretAppearsAnywhereButWhereItWasAskedFor() throws {

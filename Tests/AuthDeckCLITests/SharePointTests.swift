@@ -14,19 +14,16 @@ import AuthDeckTestSupport
     init() throws {
         idp = try EmulatorProcess()
         runner = BinaryRunner.authdeck(home: home)
-        try FileManager.default.createDirectory(atPath: home.file("config/authdeck"), withIntermediateDirectories: true)
-        try (idp.workAndIntranetTOML() + """
+        try home.writeConfig(idp.workAndIntranetTOML() + """
             [[provider]]
             id = "sp-legacy"
             kind = "sharepoint"
             options = { site = "contoso.sharepoint.com", site_url = "\(idp.url)", mode = "legacy", login_url = "\(idp.url)", remember_password = true }
-            """).write(toFile: home.file("config/authdeck/config.toml"), atomically: true, encoding: .utf8)
+            """)
     }
 
     func run(_ args: String..., env: [String: String] = [:]) throws -> BinaryRunner.Result {
-        var r = runner
-        r.environment.merge(env) { _, new in new }
-        return try r.run(args)
+        try runner.run(args, env: env)
     }
 
     /// POSTs to the site's contextinfo with a cookie jar, as a user's script would; returns the status.

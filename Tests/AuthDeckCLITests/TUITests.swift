@@ -16,8 +16,11 @@ import AuthDeckTestSupport
     func seedFixture(extra: [StoredAccount] = []) throws {
         let store = try DeckStore.open(StoreLocation.resolve(storeFlag: nil, environment: environment), clock: SystemClock())
         for stored in DeckFixture(now: SystemClock().now()).accounts + extra { try store.insert(stored) }
-        try FileManager.default.createDirectory(atPath: home.file("config/authdeck"), withIntermediateDirectories: true)
-        try DeckFixture.configTOML.write(toFile: home.file("config/authdeck/config.toml"), atomically: true, encoding: .utf8)
+        // The fixture's providers point at a dead port: the deck must not renew its expiring
+        // account by itself, or that renewal's failure note races the messages checked here.
+        let frozen = DeckFixture.configTOML.replacingOccurrences(of: "flow = \"device\"\n", with: "flow = \"device\"\nrenew_before = \"0s\"\n")
+        precondition(frozen != DeckFixture.configTOML, "the fixture's work provider changed shape")
+        try home.writeConfig(frozen)
     }
 
     func deck() throws -> TmuxSession {
@@ -89,8 +92,7 @@ import AuthDeckTestSupport
     /// an account whose grant was revoked signs in again through the device-code modal.
     @Test func oneKeyReSignInAgainstTheEmulator() throws {
         let idp = try EmulatorProcess()
-        try FileManager.default.createDirectory(atPath: home.file("config/authdeck"), withIntermediateDirectories: true)
-        try ("clock_skew = \"0s\"\n" + idp.workAndIntranetTOML(flow: "device", renewBefore: "0s")).write(toFile: home.file("config/authdeck/config.toml"), atomically: true, encoding: .utf8)
+        try home.writeConfig("clock_skew = \"0s\"\n" + idp.workAndIntranetTOML(flow: "device", renewBefore: "0s"))
         var runner = BinaryRunner(product: "authdeck", environment: environment)
         runner.environment["AUTHDECK_PASSWORD"] = "taro-pass-123"
         try idp.admin("lifetimes", #"{"cookie":3}"#)
@@ -132,8 +134,7 @@ import AuthDeckTestSupport
 
     @Test func theOpenDeckRenewsAnAccountBeforeItExpires() throws {
         let idp = try EmulatorProcess()
-        try FileManager.default.createDirectory(atPath: home.file("config/authdeck"), withIntermediateDirectories: true)
-        try ("clock_skew = \"0s\"\n" + idp.workAndIntranetTOML(renewBefore: "4s")).write(toFile: home.file("config/authdeck/config.toml"), atomically: true, encoding: .utf8)
+        try home.writeConfig("clock_skew = \"0s\"\n" + idp.workAndIntranetTOML(renewBefore: "4s"))
         var runner = BinaryRunner(product: "authdeck", environment: environment)
         runner.environment["AUTHDECK_PASSWORD"] = "taro-pass-123"
         try idp.admin("lifetimes", #"{"access_token":3600,"cookie":8}"#)

@@ -23,11 +23,11 @@ struct RequestCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
     @Argument(help: "Account id, username, provider/username or a unique prefix.") var account: String
     @Argument(help: "The http(s) URL to request.") var url: String
-    @Option(name: [.customShort("X"), .customLong("request")], help: "The method (default GET, or POST with a body).")
+    @Option(name: [.customShort("X"), .customLong("request")], help: ArgumentHelp("The method (default GET, or POST with a body).", valueName: "method"))
     var method: String?
     @Option(name: [.customShort("H"), .customLong("header")], parsing: .singleValue, help: ArgumentHelp("A header 'Name: value' (repeatable).", valueName: "header"))
     var headers: [String] = []
-    @Option(name: [.customShort("d"), .customLong("data")], help: "The request body.") var data: String?
+    @Option(name: [.customShort("d"), .customLong("data")], help: ArgumentHelp("The request body.", valueName: "data")) var data: String?
     @Option(name: .customLong("data-file"), help: ArgumentHelp("Read the body from a file (- for stdin).", valueName: "path"))
     var dataFile: String?
     @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp("Write the body to this file (mode 0600) instead of stdout.", valueName: "path"))
@@ -35,7 +35,7 @@ struct RequestCommand: AsyncParsableCommand {
     @Flag(name: [.customShort("i"), .customLong("include")], help: "Print the status line and headers to stderr.") var include = false
     @Option(name: .long, parsing: .singleValue, help: ArgumentHelp("Scope the token must carry (repeatable).", valueName: "scope"))
     var scope: [String] = []
-    @Option(name: .long, help: "Seconds the whole exchange may take.") var timeout: Double = 300
+    @Option(name: .long, help: ArgumentHelp("Seconds the whole exchange may take.", valueName: "seconds")) var timeout: Double = 300
 
     func validate() throws {
         if data != nil && dataFile != nil { throw ValidationError("give the body with -d or --data-file, not both") }

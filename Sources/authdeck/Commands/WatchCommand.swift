@@ -19,7 +19,7 @@ struct WatchCommand: AsyncParsableCommand {
         commandName: "watch", abstract: "Keep accounts signed in without a terminal: renew before expiry and run [hooks].")
 
     @OptionGroup var global: GlobalOptions
-    @Option(name: .long, help: "The longest sleep between two passes, in seconds.") var maxInterval: Double = 60
+    @Option(name: .long, help: ArgumentHelp("The longest sleep between two passes.", valueName: "seconds")) var maxInterval: Double = 60
     @Flag(name: .long, help: "Make one pass and exit (for timers and cron).") var once = false
 
     func validate() throws {
@@ -30,7 +30,7 @@ struct WatchCommand: AsyncParsableCommand {
         let context = DeckContext(global)
         let store = try context.openStore()
         var watcher = Watcher(context: context, store: store)
-        Output.note("\(Watcher.stamp(context.clock.now())) authdeck watch: watching \(store.location.databasePath)")
+        watcher.log("authdeck watch: watching \(store.location.databasePath)")
         // A broken config at start is an error; one saved half-way while watch runs is
         // reported and the last good settings kept, so an editor never stops the service.
         var config = try context.loadConfig()
@@ -65,9 +65,7 @@ struct Watcher {
         self.store = store
     }
 
-    static func stamp(_ at: Instant) -> String { at.iso8601 }
-
-    func log(_ text: String) { Output.note("\(Self.stamp(context.clock.now())) \(text)") }
+    func log(_ text: String) { Output.note("\(context.clock.now().iso8601) \(text)") }
 
     /// One pass: renew what is due, run hooks; returns when the next pass is due.
     mutating func pass(config: DeckConfig) async -> Instant? {
