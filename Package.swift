@@ -22,6 +22,8 @@ let package = Package(
         // System libraries. ncursesw is linked; libcurl is dlopen()ed by CCurl on first use.
         .systemLibrary(name: "CNcursesw", path: "Sources/CNcursesw"),
         .target(name: "CCurl", path: "Sources/CCurl", linkerSettings: [.linkedLibrary("dl")]),
+        // libsecret, dlopen()ed only when a store's key lives in the Secret Service.
+        .target(name: "CSecret", path: "Sources/CSecret", linkerSettings: [.linkedLibrary("dl")]),
 
         // Pure values and logic. Imports only the standard library.
         .target(name: "AuthDeckCore", swiftSettings: strict),
@@ -31,9 +33,10 @@ let package = Package(
         ], swiftSettings: strict),
         // SQLite store: schema, migrations, sealing, leases, events.
         .target(name: "AuthDeckStore", dependencies: [
-            "AuthDeckCore",
+            "AuthDeckCore", "CSecret",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "CryptoExtras", package: "swift-crypto"),
         ], swiftSettings: strict),
         .target(name: "AuthDeckHTTP", dependencies: ["AuthDeckCore", "CCurl"], swiftSettings: strict),
         .target(name: "AuthDeckOAuth", dependencies: [

@@ -16,6 +16,7 @@ public struct DeckEvent: Equatable, Hashable, Sendable {
         case logout
         case imported
         case keyCreated = "key_created"
+        case keyMigrated = "key_migrated"
         /// A kind written by a newer authdeck that this version does not know.
         case other
     }

@@ -13,15 +13,17 @@ public final class DeckStore: Sendable {
     public let warnings: [String]
     /// Which key source unlocked the data key, for `status` and the TUI header.
     public let keySource: String
+    public let keyKind: KeySourceKind
     let pool: DatabasePool
     let box: AESSecretBox
     let clock: any WallClock
 
-    init(location: StoreLocation, warnings: [String], keySource: String, pool: DatabasePool,
+    init(location: StoreLocation, warnings: [String], keySource: String, keyKind: KeySourceKind, pool: DatabasePool,
          box: AESSecretBox, clock: any WallClock) {
         self.location = location
         self.warnings = warnings
         self.keySource = keySource
+        self.keyKind = keyKind
         self.pool = pool
         self.box = box
         self.clock = clock
@@ -30,76 +32,69 @@ public final class DeckStore: Sendable {
     /// Opens (creating when absent) the store at `location`.
     ///
     /// Refuses, without writing anything, a file that is not an SQLite database, an SQLite
-    /// database of another program, a damaged database, and a key file that is missing,
-    /// unreadable or does not match.
-    public static func open(_ location: StoreLocation, clock: any WallClock) throws -> DeckStore {
+    /// database of another program, a damaged database, and a key source that is missing,
+    /// unreadable or does not match. A new store is sealed with the key file; `migrateKey`
+    /// moves it to another source.
+    public static func open(_ location: StoreLocation, clock: any WallClock, keys: KeySources? = nil) throws -> DeckStore {
         let path = location.databasePath
+        let keys = keys ?? KeySources(keyFile: KeyFile(path: location.keyFilePath))
+        let keyFile = keys.keyFile
         var warnings: [String] = []
-        func missingKey(_ store: String) -> String {
-            "key file is missing, and the store \(store) was sealed with it; restore the file or point AUTHDECK_KEY_FILE at it"
-        }
         let dir = (path as NSString).deletingLastPathComponent
         if let w = try FileSafety.ensurePrivateDirectory(dir.isEmpty ? "." : dir) { warnings.append(w) }
 
-        // The key file is checked before the database is opened, so a missing or broken key
-        // never leads to the database being touched (not even a WAL checkpoint).
-        let keyFile = KeyFile(path: location.keyFilePath)
-        var kek: SymmetricKey?
-        var keyCreated = false
+        var created: (key: SymmetricKey, created: Bool)?
         switch try StoreFileCheck.inspect(path) {
         case .absent:
             // Key first: a crash between the two leaves a key and no store, never the reverse.
             // Several processes may start on a new store at once: one creates the key and the
             // file, the others use them.
-            let (key, created) = try keyFile.createOrRead()
-            kek = key
-            keyCreated = created
+            created = try keyFile.createOrRead()
             try FileSafety.createPrivateFile(path, allowExisting: true)
         case .authdeck:
             if let w = FileSafety.looseModeWarning(path) { warnings.append(w) }
-            guard keyFile.exists else { throw StoreError.keyFile(path: keyFile.path, detail: missingKey(path)) }
-            kek = try keyFile.read()
         case .maybeAuthdeck:
-            kek = keyFile.exists ? try keyFile.read() : nil
+            break
         }
-        if !keyCreated, keyFile.exists, let w = FileSafety.looseModeWarning(keyFile.path) { warnings.append(w) }
 
         let pool = try openPool(path)
-        let wrapped = try pool.read { db in try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'data_key.file'") }
-        let dataKey: SymmetricKey
-        if let wrapped {
-            guard let kek else { throw StoreError.keyFile(path: keyFile.path, detail: missingKey(path)) }
-            do {
-                let raw = try AESSecretBox(key: kek).open(Array(wrapped), context: "authdeck/v1/meta/data_key/file")
-                dataKey = SymmetricKey(data: raw)
-            } catch {
-                throw StoreError.keyMismatch(keyPath: keyFile.path, storePath: path)
-            }
-        } else {
-            if kek == nil { keyCreated = true }
-            let wrappingKey = try kek ?? keyFile.create()
-            let fresh = SymmetricKey(size: .bits256)
-            let raw = fresh.withUnsafeBytes { Array($0) }
-            let sealed = try AESSecretBox(key: wrappingKey).seal(raw, context: "authdeck/v1/meta/data_key/file")
+        var sealing = try pool.read { db in try DataKeySealing.fetch(db) }
+        if sealing == nil {
+            let (wrappingKey, keyCreated) = try created ?? keyFile.createOrRead()
+            let raw = SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }
+            let fresh = DataKeySealing(kind: .file, sealed: Data(try AESSecretBox(key: wrappingKey).seal(raw, context: DataKeySealing.context(.file))))
             let now = clock.now()
             // Checked again inside the write: another process opening the new store at the same
             // moment may have stored its data key first, and then that one is used.
-            let stored = try pool.write { db -> Data in
-                if let first = try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'data_key.file'") { return first }
-                try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('data_key.file', ?)", arguments: [Data(sealed)])
-                try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('key_source', 'file')")
+            sealing = try pool.write { db -> DataKeySealing in
+                if let first = try DataKeySealing.fetch(db) { return first }
+                try fresh.save(db)
                 try DeckStore.insertEvent(DeckEvent(at: now, kind: .keyCreated,
                     detail: keyCreated ? "new key file \(keyFile.path)" : "data key wrapped with existing key file \(keyFile.path)"), db)
-                return Data(sealed)
-            }
-            do {
-                dataKey = SymmetricKey(data: try AESSecretBox(key: wrappingKey).open(Array(stored), context: "authdeck/v1/meta/data_key/file"))
-            } catch {
-                throw StoreError.keyMismatch(keyPath: keyFile.path, storePath: path)
+                return fresh
             }
         }
-        return DeckStore(location: location, warnings: warnings, keySource: "key file \(keyFile.path)",
+        guard let sealing else { throw StoreError.unreadable(path: path, detail: "the data key vanished while opening") }
+        if sealing.kind == .file, created?.created != true, keyFile.exists, let w = FileSafety.looseModeWarning(keyFile.path) {
+            warnings.append(w)
+        }
+        let dataKey = try unwrap(sealing, with: keys.unlockKey(sealing, storePath: path), keys: keys, storePath: path)
+        return DeckStore(location: location, warnings: warnings, keySource: keys.describe(sealing), keyKind: sealing.kind,
                          pool: pool, box: AESSecretBox(key: dataKey), clock: clock)
+    }
+
+    /// The data key inside `sealing`; a wrapping key that does not open it is named by source.
+    static func unwrap(_ sealing: DataKeySealing, with wrappingKey: SymmetricKey, keys: KeySources, storePath: String) throws -> SymmetricKey {
+        do {
+            return SymmetricKey(data: try AESSecretBox(key: wrappingKey).open(Array(sealing.sealed), context: DataKeySealing.context(sealing.kind)))
+        } catch {
+            switch sealing.kind {
+            case .file: throw StoreError.keyMismatch(keyPath: keys.keyFile.path, storePath: storePath)
+            case .passphrase: throw StoreError.keySource(source: "passphrase", detail: "wrong passphrase for \(storePath)")
+            case .keyring:
+                throw StoreError.keySource(source: "Secret Service", detail: "the item for \(storePath) does not unlock it (a different or damaged key)")
+            }
+        }
     }
 
     /// Opens the database, checks it is authdeck's and migrates it. Several processes may do

@@ -4,6 +4,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case unreadable(path: String, detail: String)
     case keyFile(path: String, detail: String)
     case keyMismatch(keyPath: String, storePath: String)
+    /// A passphrase or Secret Service failure: which source, and what went wrong.
+    case keySource(source: String, detail: String)
     case sealedValueRejected(context: String)
     case io(path: String, detail: String)
     case notFound(accountId: String)
@@ -18,6 +20,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
             return "\(path): \(detail)"
         case .keyMismatch(let keyPath, let storePath):
             return "\(keyPath): this key does not unlock \(storePath) (a different or damaged key file)"
+        case .keySource(let source, let detail):
+            return "\(source): \(detail)"
         case .sealedValueRejected(let context):
             return "a sealed value failed authentication (\(context)): the store was tampered with or damaged"
         case .io(let path, let detail):

@@ -31,9 +31,16 @@ struct DeckContext {
 
     /// Opens the store, printing its non-fatal warnings (loose modes) to stderr.
     func openStore() throws -> DeckStore {
-        let store = try DeckStore.open(location, clock: clock)
+        let store = try DeckStore.open(location, clock: clock, keys: keySources())
         for warning in store.warnings { Output.warning(warning) }
         return store
+    }
+
+    /// The key sources as this process can reach them (key file path, passphrase file or
+    /// terminal, Secret Service); `newPassphraseFile` is a passphrase being chosen.
+    func keySources(newPassphraseFile: String? = nil) -> KeySources {
+        let source = PassphraseSource(environment: environment, newPassphraseFile: newPassphraseFile)
+        return KeySources(keyFile: KeyFile(path: location.keyFilePath), passphrase: { try source.passphrase($0) })
     }
 
     func loadConfig() throws -> DeckConfig {
