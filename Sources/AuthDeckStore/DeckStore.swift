@@ -44,6 +44,7 @@ public final class DeckStore: Sendable {
         if let w = try FileSafety.ensurePrivateDirectory(dir.isEmpty ? "." : dir) { warnings.append(w) }
 
         var created: (key: SymmetricKey, created: Bool)?
+        var keyFileKey: SymmetricKey?
         switch try StoreFileCheck.inspect(path) {
         case .absent:
             // Key first: a crash between the two leaves a key and no store, never the reverse.
@@ -53,6 +54,17 @@ public final class DeckStore: Sendable {
             try FileSafety.createPrivateFile(path, allowExisting: true)
         case .authdeck:
             if let w = FileSafety.looseModeWarning(path) { warnings.append(w) }
+            // The key file is read before the database is opened, so a missing or broken key
+            // of a file-sealed store never leads to the database being touched (not even a
+            // WAL checkpoint). Only when it fails is the source looked up, read-only.
+            do {
+                keyFileKey = try keyFile.read()
+            } catch {
+                if (try? peekKeySource(path)) ?? .file == .file {
+                    guard keyFile.exists else { throw StoreError.keyFile(path: keyFile.path, detail: KeySources.missingKeyFile(path)) }
+                    throw error
+                }
+            }
         case .maybeAuthdeck:
             break
         }
@@ -78,9 +90,20 @@ public final class DeckStore: Sendable {
         if sealing.kind == .file, created?.created != true, keyFile.exists, let w = FileSafety.looseModeWarning(keyFile.path) {
             warnings.append(w)
         }
-        let dataKey = try unwrap(sealing, with: keys.unlockKey(sealing, storePath: path), keys: keys, storePath: path)
+        let wrappingKey = try (sealing.kind == .file ? keyFileKey ?? created?.key : nil) ?? keys.unlockKey(sealing, storePath: path)
+        let dataKey = try unwrap(sealing, with: wrappingKey, keys: keys, storePath: path)
         return DeckStore(location: location, warnings: warnings, keySource: keys.describe(sealing), keyKind: sealing.kind,
                          pool: pool, box: AESSecretBox(key: dataKey), clock: clock)
+    }
+
+    /// The key source a store names, read through a read-only connection (which never
+    /// checkpoints or writes).
+    static func peekKeySource(_ path: String) throws -> KeySourceKind {
+        var config = Configuration()
+        config.readonly = true
+        let queue = try DatabaseQueue(path: path, configuration: config)
+        let name = try queue.read { db in try String.fetchOne(db, sql: "SELECT CAST(value AS TEXT) FROM meta WHERE key = 'key_source'") }
+        return name.flatMap(KeySourceKind.init(rawValue:)) ?? .file
     }
 
     /// The data key inside `sealing`; a wrapping key that does not open it is named by source.

@@ -43,14 +43,15 @@ public struct KeySources: Sendable {
         }
     }
 
+    static func missingKeyFile(_ storePath: String) -> String {
+        "key file is missing, and the store \(storePath) was sealed with it; restore the file or point AUTHDECK_KEY_FILE at it"
+    }
+
     /// The wrapping key of an existing store sealed with `kind`.
     func unlockKey(_ sealing: DataKeySealing, storePath: String) throws -> SymmetricKey {
         switch sealing.kind {
         case .file:
-            guard keyFile.exists else {
-                throw StoreError.keyFile(path: keyFile.path,
-                    detail: "key file is missing, and the store \(storePath) was sealed with it; restore the file or point AUTHDECK_KEY_FILE at it")
-            }
+            guard keyFile.exists else { throw StoreError.keyFile(path: keyFile.path, detail: Self.missingKeyFile(storePath)) }
             return try keyFile.read()
         case .passphrase:
             let parameters = try PassphraseKey(encoded: sealing.parameters ?? "")

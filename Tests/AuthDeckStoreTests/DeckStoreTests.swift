@@ -321,6 +321,34 @@ import AuthDeckTestSupport
         let appID = try queue.read { db in try Int32.fetchOne(db, sql: "PRAGMA application_id") }
         #expect(appID == 0x4144_4B31)
     }
+
+    @Test func aPassphraseStoreNeedsNoKeyFileAndNamesAWrongOrMissingPassphrase() throws {
+        let dir = TempDirectory()
+        let loc = location(dir)
+        let keyFile = KeyFile(path: loc.keyFilePath)
+        let store = try DeckStore.open(loc, clock: clock)
+        let migration = try store.migrateKey(to: .passphrase, keys: KeySources(keyFile: keyFile) { _ in "hunter2 but longer" })
+        #expect(migration.from == .file && migration.to == .passphrase)
+        #expect(migration.notes.contains { $0.contains(loc.keyFilePath) }, "the key file is left and said so")
+        // The key file is gone: a passphrase store does not need it (the read-only peek finds the source).
+        try FileManager.default.removeItem(atPath: loc.keyFilePath)
+        let reopened = try DeckStore.open(loc, clock: clock, keys: KeySources(keyFile: keyFile) { _ in "hunter2 but longer" })
+        #expect(reopened.keyKind == .passphrase && reopened.keySource.hasPrefix("passphrase (scrypt N=32768)"))
+        #expect(throws: StoreError.keySource(source: "passphrase", detail: "wrong passphrase for \(loc.databasePath)")) {
+            try DeckStore.open(loc, clock: clock, keys: KeySources(keyFile: keyFile) { _ in "hunter3" })
+        }
+        do {
+            _ = try DeckStore.open(loc, clock: clock)
+            Issue.record("opened without a passphrase")
+        } catch let e as StoreError {
+            #expect(e.description.contains("AUTHDECK_PASSPHRASE_FILE"), "\(e)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: loc.keyFilePath), "no key file is created for a passphrase store")
+        // Back to a (new) key file.
+        let back = try reopened.migrateKey(to: .file, keys: KeySources(keyFile: keyFile))
+        #expect(back.to == .file)
+        #expect(try DeckStore.open(loc, clock: clock).keySource == "key file \(loc.keyFilePath)")
+    }
 }
 
 /// A value shared by the threads of a test.
