@@ -20,33 +20,67 @@ import AuthDeckTestSupport
         return (process, "\(cert == nil ? "http" : "https")://127.0.0.1:\(port)")
     }
 
-    /// A home with one OIDC account at `issuer` holding an expired token and refresh token
-    /// `rt-original`; runs `authdeck refresh` on it and returns the result and the account after.
-    func refresh(issuer: String) throws -> (BinaryRunner.Result, StoredAccount?) {
-        let home = TempDirectory("authdeck-hostile")
-        let runner = BinaryRunner.authdeck(home: home)
-        try home.writeConfig("""
-            [[provider]]
-            id = "h"
-            kind = "oidc"
-            client_id = "authdeck-test"
-            scopes = ["openid", "offline_access"]
-            endpoints = { issuer = "\(issuer)" }
-            """)
-        let store = try DeckStore.open(StoreLocation.resolve(storeFlag: nil, environment: runner.environment), clock: SystemClock())
+    /// The account every case starts with: provider "h", an expired access token and the
+    /// refresh token `rt-original` (or, for SharePoint, the cookie `fedauth-original`).
+    static func original(cookie: Bool = false) -> StoredAccount {
         let now = SystemClock().now()
-        try store.insert(StoredAccount(
-            account: Account(id: "h/0000beef", providerId: "h", subject: "s-1", username: "taro@example.jp", createdAt: now - .days(1),
-                             lastSignInAt: now - .days(1)),
-            credentials: Credentials(accessTokens: [AccessToken(id: "a1", value: Secret("at-original"), scopes: ["openid"],
-                                                                 obtainedAt: now - .hours(2), expiresAt: now - .hours(1))],
-                                     refreshToken: RefreshToken(id: "r1", value: Secret("rt-original"), generation: 1, obtainedAt: now - .days(1)))))
-        let result = try runner.run(["refresh", "h/0000beef"], timeout: 90)
-        return (result, try store.account(id: "h/0000beef"))
+        let account = Account(id: "h/0000beef", providerId: "h", subject: "s-1", username: "taro@example.jp", createdAt: now - .days(1),
+                              lastSignInAt: now - .days(1))
+        if cookie {
+            return StoredAccount(account: account, credentials: Credentials(
+                cookies: [Cookie(id: "c1", name: "FedAuth", value: Secret("fedauth-original"), domain: "127.0.0.1", path: "/",
+                                 expiresAt: now - .hours(1), secure: false, httpOnly: true)],
+                extras: ["legacy.username": Secret("taro@example.jp"), "legacy.password": Secret("taro-pass")]))
+        }
+        return StoredAccount(account: account, credentials: Credentials(
+            accessTokens: [AccessToken(id: "a1", value: Secret("at-original"), scopes: ["openid"],
+                                       obtainedAt: now - .hours(2), expiresAt: now - .hours(1))],
+            refreshToken: RefreshToken(id: "r1", value: Secret("rt-original"), generation: 1, obtainedAt: now - .days(1))))
+    }
+
+    /// The OIDC provider "h" at `issuer` (client secret "hostile-secret" from the environment,
+    /// password grant allowed).
+    static func oidcTOML(_ issuer: String) -> String {
+        """
+        [[provider]]
+        id = "h"
+        kind = "oidc"
+        client_id = "authdeck-test"
+        client_secret_env = "HOSTILE_SECRET"
+        scopes = ["openid", "offline_access"]
+        endpoints = { issuer = "\(issuer)" }
+        options = { auth_method = "client_secret_post", allow_password = true }
+        """
+    }
+
+    /// Runs `arguments` in a home whose config is `toml` and whose store holds `account`;
+    /// returns the result, the account after and how many accounts the store holds after.
+    func run(_ arguments: [String], toml: String, account: StoredAccount = original(), env: [String: String] = [:],
+             timeout: TimeInterval = 90) throws -> (BinaryRunner.Result, StoredAccount?, Int) {
+        let home = TempDirectory("authdeck-hostile")
+        let runner = BinaryRunner.authdeck(home: home, ["HOSTILE_SECRET": "hostile-secret"])
+        try home.writeConfig(toml)
+        let store = try DeckStore.open(StoreLocation.resolve(storeFlag: nil, environment: runner.environment), clock: SystemClock())
+        try store.insert(account)
+        let result = try runner.run(arguments, env: env, timeout: timeout)
+        return (result, try store.account(id: account.account.id), try store.accounts(includeQuarantined: true).count)
+    }
+
+    /// `authdeck refresh` of the original account at `issuer`.
+    func refresh(issuer: String) throws -> (BinaryRunner.Result, StoredAccount?) {
+        let (result, after, _) = try run(["refresh", "h/0000beef"], toml: Self.oidcTOML(issuer))
+        return (result, after)
+    }
+
+    /// The line that says what went wrong: the last `authdeck:` line (a sign-in prints its
+    /// prompt first), else the last line.
+    static func verdict(_ stderr: String) -> String {
+        let lines = stderr.split(separator: "\n").map(String.init)
+        return lines.last { $0.hasPrefix("authdeck:") } ?? lines.last ?? "(no message)"
     }
 
     func expectNothingLost(_ mode: String, _ result: BinaryRunner.Result, _ after: StoredAccount?) {
-        let line = result.stderr.split(separator: "\n").first.map(String.init) ?? "(no message)"
+        let line = Self.verdict(result.stderr)
         print("hostile \(mode): exit \(result.status): \(line)")
         #expect(result.status != 0, "\(mode) must fail")
         #expect(!line.isEmpty && line != "(no message)", "\(mode) must say why")
@@ -77,5 +111,67 @@ import AuthDeckTestSupport
         let (result, after) = try withExtendedLifetime(server) { try refresh(issuer: "\(base)/expires-zero") }
         expectNothingLost("self-signed TLS", result, after)
         #expect(result.stderr.contains("TLS certificate not trusted"), "\(result.stderr)")
+    }
+
+    @Test(arguments: ["id-none", "id-expired", "id-aud", "id-iss", "id-forged"])
+    func aSignInWithABadIdTokenSavesNothing(mode: String) throws {
+        let (server, base) = try Self.server()
+        let (result, after, count) = try withExtendedLifetime(server) {
+            try run(["login", "h", "--password", "--username", "mallory@example.jp"], toml: Self.oidcTOML("\(base)/\(mode)"),
+                    env: ["AUTHDECK_PASSWORD": "pw"])
+        }
+        expectNothingLost(mode, result, after)
+        #expect(count == 1, "\(mode): no account was added")
+        #expect(result.stderr.contains("the id_token was rejected"), "\(mode): \(result.stderr)")
+    }
+
+    @Test(arguments: ["state-wrong", "iss-wrong"])
+    func aForgedRedirectToTheLoopbackSavesNothing(mode: String) throws {
+        let (server, base) = try Self.server()
+        let dir = TempDirectory("authdeck-hostile-browser")
+        let browser = dir.file("browser.sh")
+        try "#!/bin/sh\nexec curl -s -L -o /dev/null \"$1\"\n".write(toFile: browser, atomically: true, encoding: .utf8)
+        chmod(browser, 0o755)
+        let (result, after, count) = try withExtendedLifetime(server) {
+            try run(["login", "h", "--browser"], toml: Self.oidcTOML("\(base)/\(mode)"), env: ["BROWSER": browser], timeout: 60)
+        }
+        expectNothingLost(mode, result, after)
+        #expect(count == 1, "\(mode): no account was added")
+        #expect(result.stderr.contains(mode == "state-wrong" ? "wrong state" : "another issuer"), "\(mode): \(result.stderr)")
+    }
+
+    @Test func aDeviceCodeWithoutIntervalIsPolledEveryFiveSecondsUntilItExpires() throws {
+        let (server, base) = try Self.server()
+        let (result, after, count) = try withExtendedLifetime(server) {
+            try run(["login", "h", "--device"], toml: Self.oidcTOML("\(base)/device-no-interval"), timeout: 60)
+        }
+        expectNothingLost("device-no-interval", result, after)
+        #expect(count == 1)
+        #expect(result.stderr.contains("expired"), "\(result.stderr)")
+        let polls = try #require(JSONSerialization.jsonObject(with: Data(try EmulatorProcess.curl(["-s", "\(base)/device-no-interval/polls"]).utf8)) as? [Double])
+        let gaps = zip(polls.dropFirst(), polls).map { $0 - $1 }
+        print("hostile device-no-interval: \(polls.count) polls, gaps \(gaps.map { String(format: "%.1f", $0) })")
+        #expect((1...3).contains(polls.count), "RFC 8628: 5 s default over a 12-s code, got \(polls.count) polls")
+        #expect(gaps.allSatisfy { $0 >= 4.5 }, "never faster than the 5-s default: \(gaps)")
+    }
+
+    @Test(arguments: ["soap-fault", "cookie-elsewhere"])
+    func aHostileSharePointSignInKeepsTheOldCookies(mode: String) throws {
+        let (server, base) = try Self.server()
+        let toml = """
+            [[provider]]
+            id = "h"
+            kind = "sharepoint"
+            options = { site = "127.0.0.1", site_url = "\(base)/\(mode)", mode = "legacy", login_url = "\(base)/\(mode)", remember_password = true }
+            """
+        let (result, after, count) = try withExtendedLifetime(server) {
+            try run(["refresh", "h/0000beef"], toml: toml, account: Self.original(cookie: true))
+        }
+        let line = Self.verdict(result.stderr)
+        print("hostile \(mode): exit \(result.status): \(line)")
+        #expect(result.status != 0 && count == 1)
+        #expect(after?.credentials.cookies.map(\.value.exposedValue) == ["fedauth-original"], "\(mode): the old cookie is kept")
+        #expect(!result.stderr.contains("hostile-FedAuth") && !result.stderr.contains("\u{1B}"), "\(mode): no cookie, no escape: \(result.stderr)")
+        #expect(result.stderr.contains(mode == "soap-fault" ? "quota of the token service is exhausted" : "no FedAuth cookie"), "\(mode): \(result.stderr)")
     }
 }

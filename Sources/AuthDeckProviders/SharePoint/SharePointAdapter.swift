@@ -100,7 +100,12 @@ public struct SharePointAdapter: ProviderAdapter {
         let saml = SharePointSAML(settings: settings, http: context.http)
         try await saml.checkRealm(username)
         let jar = try await saml.exchange(try await saml.requestToken(username: username, password: password))
-        var credentials = Credentials(cookies: try Self.cookies(from: jar))
+        let cookies = try Self.cookies(from: jar)
+        guard cookies.contains(where: { $0.name == "FedAuth" }) else {
+            throw AuthFailure(.misconfigured, code: "no_cookie",
+                              remedy: "\(settings.site) set no FedAuth cookie for its own host (a cookie for another domain is refused); nothing was saved")
+        }
+        var credentials = Credentials(cookies: cookies)
         if settings.rememberPassword {
             credentials.extras["legacy.username"] = Secret(username)
             credentials.extras["legacy.password"] = password

@@ -51,17 +51,18 @@ struct SharePointSAML: Sendable {
         return token
     }
 
-    /// Exchanges the token for FedAuth and rtFa (from the 302's Set-Cookie headers).
+    /// Exchanges the token for FedAuth and rtFa (from the 302's Set-Cookie headers): the
+    /// jar lines libcurl kept, which never include a cookie set for another domain.
     func exchange(_ token: String) async throws -> [String] {
         var request = HTTPRequest(method: "POST", url: "\(settings.siteURL)/_forms/default.aspx?wa=wsignin1.0",
                                   headers: [HTTPHeader("Content-Type", "application/x-www-form-urlencoded")], body: Array(token.utf8))
         request.cookieJar = []
         let response = try await send(request)
-        guard (200..<400).contains(response.status), let jar = response.cookieJar, !jar.isEmpty else {
+        guard (200..<400).contains(response.status) else {
             throw AuthFailure(response.status >= 500 ? .transient : .misconfigured, code: "http \(response.status)",
                               remedy: "\(settings.site) did not accept the sign-in token (HTTP \(response.status))")
         }
-        return jar
+        return response.cookieJar ?? []
     }
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
