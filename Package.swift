@@ -63,6 +63,12 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: strict),
         .executableTarget(name: "authdeck-idp", dependencies: ["AuthDeckEmulator"], swiftSettings: strict),
+        // Seeded mutation fuzzing of every parser of outside input (Tests/fuzz/run). Member
+        // import visibility: without it `bytes[i] = …` on [UInt8] resolved to TOMLKit's
+        // TOMLValueConvertible subscript (imported by another file), which leaked 24 KB a call.
+        .executableTarget(name: "authdeck-fuzz", dependencies: [
+            "AuthDeckCore", "AuthDeckConfig", "AuthDeckStore", "AuthDeckOAuth", "AuthDeckProviders",
+        ], swiftSettings: strict + [.enableUpcomingFeature("MemberImportVisibility")]),
 
         .testTarget(name: "AuthDeckCoreTests", dependencies: ["AuthDeckCore", "AuthDeckTestSupport"],
                     swiftSettings: strict),

@@ -27,13 +27,7 @@ public enum ConfigLoader {
 
     /// Parses config text; `path` is used in error messages only.
     public static func parse(_ text: String, path: String) throws -> DeckConfig {
-        let root: TOMLTable
-        do {
-            root = try TOMLTable(string: text)
-        } catch let error as TOMLParseError {
-            let at = "line \(error.source.begin.line), column \(error.source.begin.column)"
-            throw ConfigError(path: path, location: at, problem: error.description)
-        }
+        let root = try TOMLDocument.parse(text, path: path)
         var config = DeckConfig(path: path, fileExists: true)
         let top = TableReader(table: root, path: path, location: nil)
         try top.rejectUnknown(["expiring_soon", "clock_skew", "prune", "provider", "keys", "hooks"])

@@ -7,10 +7,7 @@ import AuthDeckUI
 /// mistyped is an error naming the file, the role and the key.
 public enum ThemeLoader {
     public static func parse(_ text: String, name: String, path: String) throws -> Theme {
-        let root: TOMLTable
-        do { root = try TOMLTable(string: text) } catch let e as TOMLParseError {
-            throw ConfigError(path: path, location: "line \(e.source.begin.line), column \(e.source.begin.column)", problem: e.description)
-        }
+        let root = try TOMLDocument.parse(text, path: path)
         var theme = Theme(name: name, styles: Theme.standard.styles)
         let top = TableReader(table: root, path: path, location: nil)
         try top.rejectUnknown(Role.allCases.map(\.rawValue))

@@ -30,7 +30,15 @@ public enum FirefoxCookieReader {
                 guard try db.tableExists("moz_cookies") else {
                     throw StoreError.notADatabase(path: path, detail: "no moz_cookies table: not a Firefox cookies.sqlite")
                 }
-                return try Row.fetchAll(db, sql: "SELECT host, name, value, path, expiry, isSecure, isHttpOnly FROM moz_cookies").map { row in
+                // Cast in SQL: SQLite columns hold any type, and a damaged or foreign file must
+                // give skipped rows, not a failed decode. Rows without a name or host are skipped.
+                let sql = """
+                    SELECT CAST(host AS TEXT) AS host, CAST(name AS TEXT) AS name, CAST(value AS TEXT) AS value,
+                           CAST(path AS TEXT) AS path, CAST(expiry AS INTEGER) AS expiry, CAST(isSecure AS INTEGER) AS isSecure,
+                           CAST(isHttpOnly AS INTEGER) AS isHttpOnly
+                    FROM moz_cookies WHERE name IS NOT NULL AND host IS NOT NULL
+                    """
+                return try Row.fetchAll(db, sql: sql).map { row in
                     let raw: Int64 = row["expiry"] ?? 0
                     // Firefox stored seconds, newer versions milliseconds: tell them apart by size.
                     let seconds = raw > 100_000_000_000 ? raw / 1000 : raw

@@ -65,6 +65,41 @@ import AuthDeckTestSupport
         #expect(m.hasPrefix("/home/u/.config/authdeck/config.toml: line 3, column"))
     }
 
+    /// Inputs on which toml++ aborts the process with an assertion (found by authdeck-fuzz):
+    /// each must be an error with a line and column instead — and valid neighbours still load.
+    @Test(arguments: [
+        ("[日本]\n", "line 1, column 2: a table header needs a name"),
+        ("[x]\n[[ }x]]\n", "line 2, column 4: a table header needs a name"),
+        ("expiring_soon = \"10m\"\n[", "line 2, column 2: a table header needs a name"),
+        ("[\nx]\n", "line 1, column 2: a table header needs a name"),
+        ("a = [1, }2]\n", "line 1, column 9: \"}\" closes a \"[\" it does not match"),
+        ("a = { b = [\n } ] }\n", "line 2, column 2: \"}\" closes a \"[\" it does not match"),
+    ])
+    func inputsTheTOMLParserWouldAbortOnAreErrors(toml: String, expected: String) {
+        #expect(message(toml).hasPrefix("/home/u/.config/authdeck/config.toml: " + expected), "\(message(toml))")
+    }
+
+    @Test func bracketsInStringsCommentsAndNestedValuesAreNotHeaders() {
+        let toml = """
+            # [日本] in a comment
+            expiring_soon = "10m" # ]}
+            [prune]
+            unused_after = "90d"
+            [[provider]]
+            id = "a"
+            kind = "oidc"
+            client_id = "c"
+            scopes = [
+              "openid", "}]",
+            ]
+            endpoints = { issuer = "https://idp.example/[}" }
+            options = { note = \"\"\"
+            [日本]
+            \"\"\" }
+            """
+        #expect(!message(toml).contains("table header") && !message(toml).contains("does not match"), "\(message(toml))")
+    }
+
     @Test func keyOverridesAreReadAndChecked() throws {
         let config = try ConfigLoader.parse("[keys]\nrenew = \"e\"\nquit = \"escape\"\n", path: "c")
         #expect(config.keys == ["renew": "e", "quit": "escape"])

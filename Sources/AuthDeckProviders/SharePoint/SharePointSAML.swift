@@ -13,7 +13,7 @@ struct SharePointSAML: Sendable {
     func checkRealm(_ username: String) async throws {
         let response = try await send(HTTPRequest.form("\(settings.loginURL)/GetUserRealm.srf", [("login", username), ("xml", "1")]))
         let text = response.bodyText
-        guard let type = Self.element("NameSpaceType", in: text) else {
+        guard let type = SAMLTokenResponse.element("NameSpaceType", in: text) else {
             throw AuthFailure(.transient, code: "bad_response", remedy: "GetUserRealm.srf answered without a NameSpaceType; nothing was changed")
         }
         if type == "Federated" {
@@ -33,22 +33,7 @@ struct SharePointSAML: Sendable {
                                   headers: [HTTPHeader("Content-Type", "application/soap+xml; charset=utf-8")], body: Array(envelope.utf8))
         request.timeout = 30
         let response = try await send(request)
-        let text = response.bodyText
-        if text.contains(":Fault>") || text.contains("<S:Fault") {
-            if text.contains("AADSTS50126") || text.contains("0x80048821") {
-                throw AuthFailure(.needsInteraction, code: "AADSTS50126", remedy: "the username or password is wrong (SharePoint legacy sign-in)")
-            }
-            let reason = Self.element("Text", in: text).map { TerminalText.inert(String($0.prefix(160))) } ?? "an unexpected SOAP fault"
-            throw AuthFailure(.misconfigured, code: "soap_fault", remedy: "extSTS.srf refused the sign-in: \(reason)")
-        }
-        guard let token = Self.element("BinarySecurityToken", in: text), !token.isEmpty else {
-            if text.contains("0x8004882c") {
-                throw AuthFailure(.misconfigured, code: "0x8004882c",
-                                  remedy: "legacy authentication is blocked for this tenant; use the modern mode (options.azure_provider)")
-            }
-            throw AuthFailure(.transient, code: "bad_response", remedy: "extSTS.srf answered without a token; nothing was changed")
-        }
-        return token
+        return try SAMLTokenResponse.token(from: response.bodyText)
     }
 
     /// Exchanges the token for FedAuth and rtFa (from the 302's Set-Cookie headers): the
@@ -93,15 +78,5 @@ struct SharePointSAML: Sendable {
             <t:RequestType>http://schemas.xmlsoap.org/ws/2005/02/trust/Issue</t:RequestType>\
             <t:TokenType>urn:oasis:names:tc:SAML:1.0:assertion</t:TokenType></t:RequestSecurityToken></s:Body></s:Envelope>
             """
-    }
-
-    /// The entity-decoded text of the first element named `name` (any namespace prefix).
-    static func element(_ name: String, in xml: String) -> String? {
-        guard let start = xml.range(of: ":\(name)") ?? xml.range(of: "<\(name)"),
-              let close = xml.range(of: ">", range: start.upperBound..<xml.endIndex),
-              let end = xml.range(of: "</", range: close.upperBound..<xml.endIndex) else { return nil }
-        return String(xml[close.upperBound..<end.lowerBound]).replacingOccurrences(of: "&lt;", with: "<")
-            .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&quot;", with: "\"")
-            .replacingOccurrences(of: "&amp;", with: "&")
     }
 }
