@@ -156,6 +156,31 @@ import AuthDeckTestSupport
         try s.send("q")
     }
 
+    /// The deck open on a store another process renews: the change is on screen within 2 s of
+    /// that process finishing (the deck watches the store files on its 1-s tick).
+    @Test func aRenewalByAScriptShowsInTheOpenDeckWithinTwoSeconds() throws {
+        let idp = try EmulatorProcess()
+        try home.writeConfig("clock_skew = \"0s\"\n" + idp.workAndIntranetTOML(renewBefore: "0s"))
+        var runner = BinaryRunner(product: "authdeck", environment: environment)
+        runner.environment["AUTHDECK_PASSWORD"] = "taro-pass-123"
+        try idp.admin("lifetimes", #"{"access_token":3}"#)
+        #expect(try runner.run(["login", "work", "--password", "--username", "taro@contoso.com"]).status == 0)
+        let s = try deck()
+        try s.waitFor("the account to expire on screen", timeout: 20) { $0.contains("taro@contoso.com") && $0.contains("expired") }
+        var timings: [Double] = []
+        for (lifetime, shown) in [(7200, "in 1h 59m"), (5400, "in 1h 29m"), (3600, "in 59m")] {
+            try idp.admin("lifetimes", #"{"access_token":\#(lifetime)}"#)
+            let refresh = try runner.run(["refresh", "--all", "--force"])
+            #expect(refresh.status == 0, "\(refresh.stderr)")
+            let done = Date()
+            _ = try s.waitFor("\"\(shown)\" on screen", timeout: 2) { $0.contains(shown) }
+            timings.append(Date().timeIntervalSince(done))
+        }
+        print("deck shows external renewals after \(timings.map { String(format: "%.2f s", $0) })")
+        #expect(timings.allSatisfy { $0 <= 2 })
+        try s.send("q")
+    }
+
     /// The issue's acceptance: `authdeck demo` in 120×40 shows every provider kind with live
     /// countdowns; Enter brings the expired SharePoint cookie back; p, y prune the wrong-tenant
     /// and failed accounts and u restores them; quitting removes everything it made.

@@ -1,3 +1,4 @@
+import Foundation
 import AuthDeckCore
 
 /// Reads extSTS.srf's SOAP answer: the compact token, or the fault turned into a remedy.
