@@ -10,6 +10,7 @@ import Foundation
 @main
 enum AuthDeckMain {
     static func main() async {
+        CrashHygiene.install()
         do {
             let args = CommandLine.arguments.dropFirst()
             // `authdeck token ACCOUNT`, exactly: the hot path, straight to the command.

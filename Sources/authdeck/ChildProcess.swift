@@ -37,7 +37,7 @@ struct ChildProcess {
             cEnv.forEach { free($0) }
         }
         var pid: pid_t = 0
-        let rc = posix_spawnp(&pid, argv[0], &actions, &attr, cArgs, cEnv)
+        let rc = CrashHygiene.withInheritedLimit { posix_spawnp(&pid, argv[0], &actions, &attr, cArgs, cEnv) }
         guard rc == 0 else {
             throw CLIError(message: "cannot run \(argv[0]): \(String(cString: strerror(rc)))", status: rc == ENOENT ? 127 : 126)
         }

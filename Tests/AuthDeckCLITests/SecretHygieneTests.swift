@@ -72,4 +72,47 @@ import AuthDeckTestSupport
             }
         }
     }
+
+    /// A crash while secrets are in memory: `authdeck watch` (holding freshly renewed tokens
+    /// and cookies) is sent SIGSEGV with core dumps allowed by its parent shell. It prints one
+    /// line (not Swift's report, which dumps memory at each register), names no secret, and
+    /// writes no core file — authdeck sets its own core limit to zero — while a command run by
+    /// `exec` still gets the user's limit.
+    @Test func aCrashPrintsNoSecretAndLeavesNoCoreFile() throws {
+        #expect(try runner.run(["login", "work", "--password", "--username", "taro@contoso.com"], env: ["AUTHDECK_PASSWORD": "taro-pass-123"]).status == 0)
+        #expect(try runner.run(["login", "sp-intranet"]).status == 0)
+        let cwd = home.file("cwd")
+        try FileManager.default.createDirectory(atPath: cwd, withIntermediateDirectories: true)
+        let watch = try LiveProcess("/bin/sh", ["-c", "cd '\(cwd)' && ulimit -c unlimited && exec '\(runner.executable)' watch"],
+                                    environment: runner.environment)
+        // renew_before is 2 h: the first pass renews both accounts, so fresh secrets are in memory.
+        _ = try watch.waitFor(timeout: 60, "the first renewals") { $0.contains("renewed") ? true : nil }
+        let limits = try String(contentsOfFile: "/proc/\(watch.pid)/limits", encoding: .utf8)
+        let core = try #require(limits.split(separator: "\n").first { $0.hasPrefix("Max core file size") })
+        #expect(core.split(separator: " ", omittingEmptySubsequences: true).dropFirst(4).first == "0", "\(core)")
+        kill(watch.pid, SIGSEGV)
+        let status = try watch.wait(timeout: 60)
+        #expect(status == SIGSEGV, "died of the signal, status \(status)")
+        #expect(watch.stderr.contains("authdeck: crashed (a bug"), "\(watch.stderr)")
+        #expect(!watch.stderr.contains("Registers") && !watch.stderr.contains("Thread 0"), "no memory-dumping report by default")
+        let store = try DeckStore.open(StoreLocation.resolve(storeFlag: nil, environment: runner.environment), clock: SystemClock())
+        var secrets = ["taro-pass-123"]
+        for stored in try store.accounts(includeQuarantined: true) {
+            secrets += stored.credentials.accessTokens.map(\.value.exposedValue) + stored.credentials.cookies.map(\.value.exposedValue)
+            secrets += stored.credentials.refreshToken.map { [$0.value.exposedValue] } ?? []
+        }
+        #expect(secrets.count >= 4)
+        let report = watch.stderr + watch.stdout
+        for secret in secrets where secret.count >= 8 {
+            #expect(!report.contains(secret), "a secret (\(secret.prefix(4))…) in the crash output")
+        }
+        // Where the kernel writes core files (not in this CI container, which writes none even
+        // for `sleep` killed with SIGSEGV), none would appear; the limits line above is the proof.
+        let left = try FileManager.default.contentsOfDirectory(atPath: cwd)
+        #expect(!left.contains { $0.hasPrefix("core") }, "no core file: \(left)")
+        // The user's own command keeps the user's limit.
+        let exec = try BinaryRunner(executable: "/bin/sh", environment: runner.environment)
+            .run(["-c", "ulimit -c unlimited && exec '\(runner.executable)' exec work -- sh -c 'ulimit -c'"])
+        #expect(exec.status == 0 && exec.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "unlimited", "\(exec.stdout) \(exec.stderr)")
+    }
 }

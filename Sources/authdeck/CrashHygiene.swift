@@ -1,0 +1,47 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Keeps authdeck's memory — decrypted tokens and cookies, the data key — out of core files
+/// and crash reports.
+///
+/// Why: a crash with core dumps on (`ulimit -c unlimited`, a core_pattern that writes a file)
+/// would put every secret the process held on disk in clear, and the Swift runtime's crash
+/// report prints 16 bytes of memory at every register — which can be part of a token. So the
+/// soft core limit is set to zero at start, and the crash signals get a handler that prints one
+/// line and dies of the same signal. `AUTHDECK_BACKTRACE=1` keeps Swift's full report for
+/// debugging. A command `authdeck exec` runs gets the core limit the user had.
+enum CrashHygiene {
+    nonisolated(unsafe) private static var inherited = rlimit()
+    nonisolated(unsafe) private static var disabled = false
+
+    static var resource: __rlimit_resource_t { __rlimit_resource_t(RLIMIT_CORE.rawValue) }
+
+    static func install() {
+        if getrlimit(resource, &inherited) == 0 {
+            var none = rlimit(rlim_cur: 0, rlim_max: inherited.rlim_max)
+            disabled = setrlimit(resource, &none) == 0
+        }
+        if let value = getenv("AUTHDECK_BACKTRACE"), String(cString: value) == "1" { return }
+        for sig in [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE, SIGABRT] {
+            signal(sig) { sig in
+                let note: StaticString = "authdeck: crashed (a bug, please report it; AUTHDECK_BACKTRACE=1 gives Swift's crash report, which can show memory contents)\n"
+                _ = write(2, note.utf8Start, note.utf8CodeUnitCount)
+                signal(sig, SIG_DFL)
+                raise(sig)
+            }
+        }
+    }
+
+    /// Runs `spawn` with the user's own core limit, which the child inherits; zero again after.
+    static func withInheritedLimit<T>(_ spawn: () throws -> T) rethrows -> T {
+        guard disabled else { return try spawn() }
+        var own = inherited
+        setrlimit(resource, &own)
+        defer {
+            var none = rlimit(rlim_cur: 0, rlim_max: inherited.rlim_max)
+            setrlimit(resource, &none)
+        }
+        return try spawn()
+    }
+}
