@@ -11,13 +11,13 @@ import AuthDeckTestSupport
         let crashes = TempDirectory("authdeck-fuzz-crashes")
         let fuzz = BinaryRunner(product: "authdeck-fuzz", environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"])
         let seed = UInt32.random(in: 1...UInt32.max)
-        let r = try fuzz.run(["--seconds", "2", "--hang", "10", "--seed", "\(seed)", "--crashes", crashes.path], timeout: 120)
+        let r = try fuzz.run(["--seconds", "1", "--hang", "10", "--seed", "\(seed)", "--crashes", crashes.path], timeout: 120)
         print(r.stdout)
         #expect(r.status == 0, "seed \(seed): \(r.stderr)")
         let rows = r.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: " ").map(String.init) }
         #expect(rows.map { $0.first ?? "" } == Self.targets)
         for row in rows {
-            #expect((Int(row[1]) ?? 0) > 50, "\(row[0]) ran \(row[1]) inputs")
+            #expect((Int(row[1]) ?? 0) > 20, "\(row[0]) ran \(row[1]) inputs")
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: crashes.path).isEmpty, "no crash file")
     }

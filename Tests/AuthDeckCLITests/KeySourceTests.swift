@@ -86,6 +86,22 @@ import AuthDeckTestSupport
         }
     }
 
+    /// The start of a script run under `dbus-run-session`: an unlocked gnome-keyring-daemon
+    /// serving the Secret Service, waited for, and killed (with the bus) however the script ends.
+    static let keyringSession = """
+        set -u
+        printf 'keyring-password' | gnome-keyring-daemon --foreground --unlock --components=secrets >/dev/null 2>&1 &
+        daemon=$!
+        bus=$(dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus.GetConnectionUnixProcessID string:org.freedesktop.DBus | awk '/uint32/ {print $2}')
+        trap 'kill -9 $daemon $bus 2>/dev/null' EXIT
+        i=0
+        until dbus-send --session --print-reply --dest=org.freedesktop.DBus / org.freedesktop.DBus.NameHasOwner string:org.freedesktop.secrets 2>/dev/null | grep -q 'boolean true'; do
+            i=$((i+1)); [ $i -gt 200 ] && { echo "no Secret Service after 10 s" >&2; exit 9; }
+            sleep 0.05
+        done
+
+        """
+
     /// A killed orphan stays a zombie where the container's init does not reap: gone all the same.
     static func isZombie(_ pid: Int32) -> Bool {
         ((try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? "").contains(") Z ")
@@ -111,17 +127,7 @@ import AuthDeckTestSupport
         // foreground so its pid is known. Both it and the bus are killed with SIGKILL when the
         // script ends: started from the test process, both outlived dbus-run-session's SIGTERM and
         // the bus kept our output pipes open.
-        let script = """
-        set -u
-        printf 'keyring-password' | gnome-keyring-daemon --foreground --unlock --components=secrets >/dev/null 2>&1 &
-        daemon=$!
-        bus=$(dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus.GetConnectionUnixProcessID string:org.freedesktop.DBus | awk '/uint32/ {print $2}')
-        trap 'kill -9 $daemon $bus 2>/dev/null' EXIT
-        i=0
-        until dbus-send --session --print-reply --dest=org.freedesktop.DBus / org.freedesktop.DBus.NameHasOwner string:org.freedesktop.secrets 2>/dev/null | grep -q 'boolean true'; do
-            i=$((i+1)); [ $i -gt 200 ] && { echo "no Secret Service after 10 s" >&2; exit 9; }
-            sleep 0.05
-        done
+        let script = Self.keyringSession + """
         echo $daemon $bus > \(out)/daemon.pid
         "$AUTHDECK" key migrate --to keyring > \(out)/migrate.out 2> \(out)/migrate.err; echo $? > \(out)/migrate.rc
         "$AUTHDECK" token \(Self.account) > \(out)/token.out 2> \(out)/token.err; echo $? > \(out)/token.rc
@@ -152,15 +158,7 @@ import AuthDeckTestSupport
         #expect(count.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "\(fixture.accounts.count)")
 
         // Back to the key file, on a new bus whose keyring still has the item (same HOME).
-        let backScript = """
-        printf 'keyring-password' | gnome-keyring-daemon --foreground --unlock --components=secrets >/dev/null 2>&1 &
-        daemon=$!
-        bus=$(dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus.GetConnectionUnixProcessID string:org.freedesktop.DBus | awk '/uint32/ {print $2}')
-        trap 'kill -9 $daemon $bus 2>/dev/null' EXIT
-        i=0
-        until dbus-send --session --print-reply --dest=org.freedesktop.DBus / org.freedesktop.DBus.NameHasOwner string:org.freedesktop.secrets 2>/dev/null | grep -q 'boolean true'; do
-            i=$((i+1)); [ $i -gt 200 ] && exit 9; sleep 0.05
-        done
+        let backScript = Self.keyringSession + """
         "$AUTHDECK" key migrate --to file || exit 3
         id=$(sqlite3 \(storePath) "SELECT value FROM meta WHERE key = 'store_id'")
         secret-tool search --all store "$id" 2>&1 | grep -c 'authdeck data key' || true
