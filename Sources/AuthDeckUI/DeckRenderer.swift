@@ -43,10 +43,25 @@ public enum DeckRenderer {
         b.put(String(repeating: g.h, count: max(0, width)), x: x, y: y, role: .border)
     }
 
+    /// The key source, then the store path shortened from the left (`…/authdeck/authdeck.db`)
+    /// to fit `width`: which key unlocks the store matters more than the path's first half.
+    static func storeLabel(_ s: DeckState, width: Int) -> String {
+        let full = " \(s.keySource) · \(s.storePath) "
+        guard CharacterWidth.of(full) > width else { return full }
+        let budget = width - CharacterWidth.of(" \(s.keySource) · … ")
+        guard budget >= 8 else { return " \(s.keySource) " }
+        var tail = ""
+        for ch in s.storePath.reversed() {
+            guard CharacterWidth.of(tail) + CharacterWidth.of(ch) <= budget else { break }
+            tail.insert(ch, at: tail.startIndex)
+        }
+        return " \(s.keySource) · …\(tail) "
+    }
+
     static func header(_ b: inout ScreenBuffer, _ s: DeckState, _ g: Glyphs) {
         b.fill(x: 0, y: 0, width: b.width, height: 1, role: .header)
         var x = b.put(" authdeck ", x: 0, y: 0, role: .header)
-        x = b.put(" \(s.storePath) · \(s.keySource) ", x: x, y: 0, role: .header, maxWidth: max(10, b.width / 2 - x))
+        x = b.put(storeLabel(s, width: max(10, b.width / 2 - x)), x: x, y: 0, role: .header, maxWidth: max(10, b.width / 2 - x))
         let clock = String(s.now.iso8601.dropFirst(11))
         let clockX = b.width - clock.count - 1
         let counts = s.counts

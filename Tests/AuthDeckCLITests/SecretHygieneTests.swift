@@ -90,6 +90,8 @@ import AuthDeckTestSupport
         let limits = try String(contentsOfFile: "/proc/\(watch.pid)/limits", encoding: .utf8)
         let core = try #require(limits.split(separator: "\n").first { $0.hasPrefix("Max core file size") })
         #expect(core.split(separator: " ", omittingEmptySubsequences: true).dropFirst(4).first == "0", "\(core)")
+        let argv = (try? String(contentsOfFile: "/proc/\(watch.pid)/cmdline", encoding: .utf8)) ?? ""
+        #expect(argv.contains("watch"))
         kill(watch.pid, SIGSEGV)
         let status = try watch.wait(timeout: 60)
         #expect(status == SIGSEGV, "died of the signal, status \(status)")
@@ -102,7 +104,7 @@ import AuthDeckTestSupport
             secrets += stored.credentials.refreshToken.map { [$0.value.exposedValue] } ?? []
         }
         #expect(secrets.count >= 4)
-        let report = watch.stderr + watch.stdout
+        let report = watch.stderr + watch.stdout + argv  // and nothing in argv, which `ps` shows everyone
         for secret in secrets where secret.count >= 8 {
             #expect(!report.contains(secret), "a secret (\(secret.prefix(4))…) in the crash output")
         }

@@ -156,6 +156,33 @@ import AuthDeckTestSupport
         try s.send("q")
     }
 
+    /// A passphrase-sealed store: the deck asks on the terminal (echo off) before it starts,
+    /// and its header names the key source; a wrong passphrase ends with the reason.
+    @Test func aPassphraseStoreAsksOnTheTerminalAndTheHeaderNamesTheSource() throws {
+        try seedFixture()
+        let file = home.file("pass")
+        try "tui passphrase 42\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let migrate = try BinaryRunner(product: "authdeck", environment: environment)
+            .run(["key", "migrate", "--to", "passphrase"], env: ["AUTHDECK_PASSPHRASE_FILE": file])
+        #expect(migrate.status == 0, "\(migrate.stderr)")
+        let wrong = try TmuxSession(environment: environment, command: "\(binary); echo EXIT=$?")
+        try wrong.waitFor(text: "Passphrase for \(home.file("data/authdeck/authdeck.db")):")
+        try wrong.send(literal: "not it")
+        try wrong.send("Enter")
+        let failed = try wrong.waitFor(text: "EXIT=1")
+        #expect(failed.contains("wrong passphrase for"), "\(failed)")
+        #expect(!failed.contains("not it"), "the passphrase is not echoed")
+        let s = try TmuxSession(environment: environment, command: "\(binary); echo EXIT=$?")
+        try s.waitFor(text: "Passphrase for")
+        try s.send(literal: "tui passphrase 42")
+        try s.send("Enter")
+        let screen = try s.waitFor(text: "PROVIDERS")
+        #expect(screen.contains("passphrase (scrypt N=32768)"), "\(screen)")
+        #expect(!screen.contains("tui passphrase 42"))
+        try s.send("q")
+        _ = try s.waitFor(text: "EXIT=0")
+    }
+
     /// The deck open on a store another process renews: the change is on screen within 2 s of
     /// that process finishing (the deck watches the store files on its 1-s tick).
     @Test func aRenewalByAScriptShowsInTheOpenDeckWithinTwoSeconds() throws {
