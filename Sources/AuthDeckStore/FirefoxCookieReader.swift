@@ -4,12 +4,16 @@ import AuthDeckCore
 
 /// Reads cookies from a Firefox profile's `cookies.sqlite`.
 ///
-/// Firefox keeps the file locked while it runs, so it is copied (with its WAL) into a private
-/// 0700 directory, opened read-only there, and the copy is deleted as soon as it is read.
+/// Firefox keeps the file locked while it runs, so it is copied (with its WAL, where the
+/// newest cookies are) into a private 0700 directory, opened read-only there, and the copy is
+/// deleted as soon as it is read. The directory is made in `scratch` — the command passes
+/// `$XDG_RUNTIME_DIR`, a per-user tmpfs, so the copied cookies never reach a disk — else in
+/// the temporary directory.
 public enum FirefoxCookieReader {
-    public static func read(_ path: String, makeID: () -> String) throws -> [Cookie] {
+    public static func read(_ path: String, scratch: String? = nil, makeID: () -> String) throws -> [Cookie] {
         let fm = FileManager.default
-        let dir = fm.temporaryDirectory.appendingPathComponent("authdeck-import-\(UUID().uuidString)").path
+        let base = scratch.flatMap { fm.isWritableFile(atPath: $0) ? $0 : nil } ?? fm.temporaryDirectory.path
+        let dir = base + "/authdeck-import-\(UUID().uuidString)"
         guard mkdir(dir, 0o700) == 0 else { throw StoreError.io(path: dir, detail: "cannot create a private directory") }
         defer { try? fm.removeItem(atPath: dir) }
         let copy = dir + "/cookies.sqlite"
