@@ -13,6 +13,7 @@ public final class DeckStore: Sendable {
     public let warnings: [String]
     /// Which key source unlocked the data key, for `status` and the TUI header.
     public let keySource: String
+    /// The kind of that source, for code that acts on it (`key migrate`).
     public let keyKind: KeySourceKind
     let pool: DatabasePool
     let box: AESSecretBox
