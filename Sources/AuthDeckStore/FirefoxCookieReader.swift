@@ -6,9 +6,9 @@ import AuthDeckCore
 ///
 /// Firefox keeps the file locked while it runs, so it is copied (with its WAL, where the
 /// newest cookies are) into a private 0700 directory, opened read-only there, and the copy is
-/// deleted as soon as it is read. The directory is made in `scratch` — the command passes
-/// `$XDG_RUNTIME_DIR`, a per-user tmpfs, so the copied cookies never reach a disk — else in
-/// the temporary directory.
+/// deleted as soon as it is read. The directory is made in `scratch` — the command passes its
+/// runtime directory, a per-user tmpfs when there is one, so the copied cookies never reach a
+/// disk — else in the temporary directory.
 public enum FirefoxCookieReader {
     public static func read(_ path: String, scratch: String? = nil, makeID: () -> String) throws -> [Cookie] {
         let fm = FileManager.default

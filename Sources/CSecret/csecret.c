@@ -96,7 +96,7 @@ int ad_secret_store(const char *store_id, const char *label, const char *secret,
     GHashTable *table = attributes(store_id);
     int ok = fn.storev(&schema, table, NULL, label, secret, NULL, &error);
     fn.hash_table_unref(table);
-    return ok ? 0 : fail(error, "cannot store the key in the Secret Service", err, errlen);
+    return ok ? 0 : fail(error, "cannot store the key", err, errlen);
 }
 
 int ad_secret_lookup(const char *store_id, char **out, char *err, size_t errlen) {
@@ -105,7 +105,7 @@ int ad_secret_lookup(const char *store_id, char **out, char *err, size_t errlen)
     GHashTable *table = attributes(store_id);
     char *value = fn.lookupv(&schema, table, NULL, &error);
     fn.hash_table_unref(table);
-    if (error) return fail(error, "cannot read the key from the Secret Service", err, errlen);
+    if (error) return fail(error, "cannot read the key", err, errlen);
     if (!value) return 0;
     *out = value;
     return 1;
@@ -117,7 +117,7 @@ int ad_secret_clear(const char *store_id, char *err, size_t errlen) {
     GHashTable *table = attributes(store_id);
     int removed = fn.clearv(&schema, table, NULL, &error);
     fn.hash_table_unref(table);
-    if (error) return fail(error, "cannot remove the key from the Secret Service", err, errlen);
+    if (error) return fail(error, "cannot remove the key", err, errlen);
     return removed ? 1 : 0;
 }
 

@@ -34,6 +34,7 @@ enum CrashCapture {
     /// A thread that ends the run when one input takes longer than `limit` seconds: a parser
     /// that hangs or goes quadratic on hostile input is as much a finding as a crash.
     static func watch(limit: Double) {
+        self.limit = limit
         guard !watching else { return }
         watching = true
         var thread = pthread_t()
@@ -46,7 +47,6 @@ enum CrashCapture {
                 }
             }
         }, nil)
-        self.limit = limit
     }
     nonisolated(unsafe) static var limit = 10.0
 

@@ -29,8 +29,9 @@ struct FuzzMain {
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: scratch) }
 
-        let targets = FuzzTarget.all(scratch: scratch).filter { args.isEmpty || args.contains($0.name) }
-        let unknown = Set(args).subtracting(FuzzTarget.all(scratch: scratch).map(\.name))
+        let all = FuzzTarget.all(scratch: scratch)
+        let targets = all.filter { args.isEmpty || args.contains($0.name) }
+        let unknown = Set(args).subtracting(all.map(\.name))
         guard unknown.isEmpty else {
             FileHandle.standardError.write(Data("authdeck-fuzz: no target \(unknown.sorted().joined(separator: ", "))\n".utf8))
             exit(2)

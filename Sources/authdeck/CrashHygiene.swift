@@ -10,7 +10,8 @@ import Glibc
 /// report prints 16 bytes of memory at every register — which can be part of a token. So the
 /// soft core limit is set to zero at start, and the crash signals get a handler that prints one
 /// line and dies of the same signal. `AUTHDECK_BACKTRACE=1` keeps Swift's full report for
-/// debugging. A command `authdeck exec` runs gets the core limit the user had.
+/// debugging. Children (`exec`'s command, `watch`'s hooks, both through `ChildProcess`) get
+/// the core limit the user had.
 enum CrashHygiene {
     nonisolated(unsafe) private static var inherited = rlimit()
     nonisolated(unsafe) private static var disabled = false

@@ -31,7 +31,8 @@ struct PassphraseSource: Sendable {
         }
     }
 
-    /// The first line of `file`; errors name the file.
+    /// The first line of `file` (later lines are free, as in `pass` entries); errors name the
+    /// file. Not `SecretSource.file`, which takes the whole file and reports provider errors.
     static func readFile(_ file: String) throws -> String {
         guard let data = FileManager.default.contents(atPath: file) else {
             throw StoreError.keySource(source: "passphrase",
@@ -52,21 +53,6 @@ struct PassphraseSource: Sendable {
         let fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard fd >= 0 else { return try KeySources.noPassphrase(purpose) }
         defer { close(fd) }
-        var old = termios()
-        let isTerminal = tcgetattr(fd, &old) == 0
-        if isTerminal {
-            var quiet = old
-            quiet.c_lflag &= ~tcflag_t(ECHO)
-            tcsetattr(fd, TCSAFLUSH, &quiet)
-        }
-        defer {
-            if isTerminal { tcsetattr(fd, TCSAFLUSH, &old) }
-            _ = Glibc.write(fd, "\n", 1)
-        }
-        _ = text.withCString { Glibc.write(fd, $0, strlen($0)) }
-        var bytes: [UInt8] = []
-        var byte: UInt8 = 0
-        while Glibc.read(fd, &byte, 1) == 1, byte != 0x0A { bytes.append(byte) }
-        return String(decoding: bytes.last == 0x0D ? bytes.dropLast() : bytes[...], as: UTF8.self)
+        return SilentPrompt.read(text, input: fd, output: fd)
     }
 }

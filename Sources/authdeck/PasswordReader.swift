@@ -17,16 +17,6 @@ enum PasswordReader {
         guard isatty(0) == 1 else {
             throw CLIError.usage("no password: use --password-file, AUTHDECK_PASSWORD, or run in a terminal to be asked")
         }
-        FileHandle.standardError.write(Data(prompt.utf8))
-        var old = termios()
-        tcgetattr(0, &old)
-        var quiet = old
-        quiet.c_lflag &= ~tcflag_t(ECHO)
-        tcsetattr(0, TCSANOW, &quiet)
-        defer {
-            tcsetattr(0, TCSANOW, &old)
-            FileHandle.standardError.write(Data("\n".utf8))
-        }
-        return Secret(readLine(strippingNewline: true) ?? "")
+        return Secret(SilentPrompt.read(prompt, input: 0, output: 2))
     }
 }

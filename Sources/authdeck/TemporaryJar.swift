@@ -9,24 +9,17 @@ import Glibc
 ///
 /// Why the directory name carries the pid: if authdeck itself is killed with SIGKILL it cannot
 /// clean up, so every `exec` first removes the jars of authdeck processes that no longer run.
-/// The directory lives in `$XDG_RUNTIME_DIR` (a per-user tmpfs, emptied at logout) when there
-/// is one, so the jar never reaches a disk there.
+/// The directory lives in `RuntimeDirectory` (a per-user tmpfs when there is one), so the jar
+/// never reaches a disk there.
 struct TemporaryJar {
     let directory: String
     let path: String
-
-    static func base(_ environment: [String: String]) -> String {
-        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty, FileManager.default.isWritableFile(atPath: runtime) {
-            return runtime
-        }
-        return environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-    }
 
     static let prefix = "authdeck-exec."
 
     /// Writes `cookies` into a new jar.
     static func create(_ cookies: [Cookie], environment: [String: String]) throws -> TemporaryJar {
-        let base = base(environment)
+        let base = RuntimeDirectory.path(environment)
         sweep(base)
         var template = Array("\(base)/\(prefix)\(getpid()).XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else {

@@ -34,8 +34,7 @@ struct ImportCookiesCommand: AsyncParsableCommand {
         }
         let all: [Cookie]
         if head.starts(with: Data("SQLite format 3".utf8)) {
-            all = try FirefoxCookieReader.read(file, scratch: context.environment["XDG_RUNTIME_DIR"].flatMap { $0.isEmpty ? nil : $0 },
-                                               makeID: UUIDString.make)
+            all = try FirefoxCookieReader.read(file, scratch: RuntimeDirectory.path(context.environment), makeID: UUIDString.make)
         } else {
             guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { throw CLIError.failure("\(file): not a text cookie jar") }
             do { all = try NetscapeCookieJar.parse(text, makeID: UUIDString.make) } catch { throw CLIError.failure("\(file): \(error)") }

@@ -19,7 +19,7 @@ struct KeyMigrateCommand: AsyncParsableCommand {
         commandName: "migrate",
         abstract: "Seal the store's data key with another key source (nothing is re-encrypted or lost).",
         discussion: """
-        file: a 0600 key file (AUTHDECK_KEY_FILE, default beside the store's data directory).
+        file: a 0600 key file (AUTHDECK_KEY_FILE, default $XDG_DATA_HOME/authdeck/key).
         passphrase: scrypt; asked on the terminal, or read from AUTHDECK_PASSPHRASE_FILE (then every
         command needs that variable). --to passphrase on a passphrase store changes the passphrase.
         keyring: the Secret Service of the session bus (GNOME Keyring, KeePassXC…), through libsecret.
@@ -47,13 +47,16 @@ struct KeyMigrateCommand: AsyncParsableCommand {
             try Output.json(MigrationJSON(from: result.from.rawValue, to: result.to.rawValue, key_source: result.source, notes: result.notes))
             return
         }
-        var out = result.from == result.to && result.to != .passphrase
-            ? "Key source unchanged: \(result.source).\n"
-            : "Data key re-wrapped: \(result.from.rawValue) → \(result.to.rawValue). Key source: \(result.source).\n"
+        guard result.from != result.to || result.to == .passphrase else {
+            // The "already sealed" note says the same as this line.
+            Output.raw("Key source unchanged: \(result.source).\n")
+            return
+        }
+        var out = "Data key re-wrapped: \(result.from.rawValue) → \(result.to.rawValue). Key source: \(result.source).\n"
         if result.to == .passphrase {
             out += "Every command now asks for the passphrase; scripts set AUTHDECK_PASSPHRASE_FILE.\n"
         }
         Output.raw(out)
-        for note in result.notes where !(result.from == result.to && note.hasPrefix("already")) { Output.note(note) }
+        for note in result.notes { Output.note(note) }
     }
 }
