@@ -8,7 +8,9 @@ let package = Package(
     name: "authdeck",
     platforms: [.macOS(.v14)],
     products: [
-        .executable(name: "authdeck", targets: ["authdeck"]),
+        // `authdeck` is the small front (cached tokens); it execs `authdeck-full` for the rest.
+        .executable(name: "authdeck", targets: ["AuthDeckFront"]),
+        .executable(name: "authdeck-full", targets: ["AuthDeckCLI"]),
         .executable(name: "authdeck-idp", targets: ["authdeck-idp"]),
     ],
     dependencies: [
@@ -24,16 +26,21 @@ let package = Package(
         .target(name: "CCurl", path: "Sources/CCurl", linkerSettings: [.linkedLibrary("dl")]),
         // libsecret, dlopen()ed only when a store's key lives in the Secret Service.
         .target(name: "CSecret", path: "Sources/CSecret", linkerSettings: [.linkedLibrary("dl")]),
+        // SQLite's C API for the front (authdeck-full reaches SQLite through GRDB).
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
 
         // Pure values and logic. Imports only the standard library.
         .target(name: "AuthDeckCore", swiftSettings: strict),
+        // What both binaries resolve alike: store, key and config paths, the token fast-path
+        // record, crash hygiene. Imports only Glibc.
+        .target(name: "AuthDeckPlatform", swiftSettings: strict),
         // config.toml loading and validation.
         .target(name: "AuthDeckConfig", dependencies: [
             "AuthDeckCore", "AuthDeckUI", .product(name: "TOMLKit", package: "TOMLKit"),
         ], swiftSettings: strict),
         // SQLite store: schema, migrations, sealing, leases, events.
         .target(name: "AuthDeckStore", dependencies: [
-            "AuthDeckCore", "CSecret",
+            "AuthDeckCore", "AuthDeckPlatform", "CSecret",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -57,10 +64,15 @@ let package = Package(
         .target(name: "AuthDeckTestSupport", dependencies: ["AuthDeckCore", "AuthDeckStore"],
                 swiftSettings: strict),
 
-        .executableTarget(name: "authdeck", dependencies: [
-            "AuthDeckCore", "AuthDeckConfig", "AuthDeckStore", "AuthDeckHTTP", "AuthDeckOAuth",
+        // The full command line (product `authdeck-full`).
+        .executableTarget(name: "AuthDeckCLI", dependencies: [
+            "AuthDeckCore", "AuthDeckPlatform", "AuthDeckConfig", "AuthDeckStore", "AuthDeckHTTP", "AuthDeckOAuth",
             "AuthDeckProviders", "AuthDeckUI", "AuthDeckTerminal",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ], path: "Sources/authdeck", swiftSettings: strict),
+        // The front (product `authdeck`): cached tokens without the full binary's start-up.
+        .executableTarget(name: "AuthDeckFront", dependencies: [
+            "AuthDeckCore", "AuthDeckPlatform", "CSQLite", .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: strict),
         .executableTarget(name: "authdeck-idp", dependencies: ["AuthDeckEmulator"], swiftSettings: strict),
         // Seeded mutation fuzzing of every parser of outside input (Tests/fuzz/run). Member
@@ -73,10 +85,10 @@ let package = Package(
         .testTarget(name: "AuthDeckCoreTests", dependencies: ["AuthDeckCore", "AuthDeckTestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "AuthDeckStoreTests", dependencies: [
-            "AuthDeckCore", "AuthDeckStore", "AuthDeckConfig", "AuthDeckTestSupport",
+            "AuthDeckCore", "AuthDeckPlatform", "AuthDeckStore", "AuthDeckConfig", "AuthDeckTestSupport",
         ], swiftSettings: strict),
         .testTarget(name: "AuthDeckCLITests", dependencies: [
-            "AuthDeckCore", "AuthDeckStore", "AuthDeckTestSupport", "AuthDeckUI",
+            "AuthDeckCore", "AuthDeckPlatform", "AuthDeckStore", "AuthDeckTestSupport", "AuthDeckUI",
         ], swiftSettings: strict),
     ]
 )
@@ -90,10 +102,10 @@ package.targets.append(contentsOf: [
         "AuthDeckUI", "AuthDeckCore", "AuthDeckConfig", "AuthDeckTerminal", "AuthDeckTestSupport",
     ], swiftSettings: strict),
     .testTarget(name: "AuthDeckProvidersTests", dependencies: [
-        "AuthDeckProviders", "AuthDeckStore", "AuthDeckCore", "AuthDeckTestSupport",
+        "AuthDeckProviders", "AuthDeckPlatform", "AuthDeckStore", "AuthDeckCore", "AuthDeckTestSupport",
     ], swiftSettings: strict),
     // The executable's own types (its JSON writer), through @testable import.
     .testTarget(name: "AuthDeckCommandTests", dependencies: [
-        "authdeck", "AuthDeckCore", "AuthDeckConfig", "AuthDeckTestSupport",
+        "AuthDeckCLI", "AuthDeckCore", "AuthDeckConfig", "AuthDeckTestSupport",
     ], swiftSettings: strict),
 ])

@@ -28,11 +28,4 @@ public struct DeckConfig: Equatable, Sendable {
     public var knownProviders: [ProviderProfile]? { fileExists ? providers : nil }
 
     public func provider(_ id: String) -> ProviderProfile? { providers.first { $0.id == id } }
-
-    /// `--config` flag, then `AUTHDECK_CONFIG`, then `$XDG_CONFIG_HOME/authdeck/config.toml`.
-    public static func resolvePath(flag: String?, environment: [String: String], configHome: String) -> (String, explicit: Bool) {
-        if let flag { return (flag, true) }
-        if let env = environment["AUTHDECK_CONFIG"], !env.isEmpty { return (env, true) }
-        return (configHome + "/authdeck/config.toml", false)
-    }
 }

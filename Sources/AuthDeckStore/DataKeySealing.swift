@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import AuthDeckCore
 
 /// The store's data key as sealed in the meta table: which source wraps it, the wrapped
 /// bytes, and what the source needs to unwrap it again (scrypt parameters, store id).
@@ -13,7 +14,7 @@ struct DataKeySealing: Sendable {
     var storeID: String?
 
     /// The associated data the wrapped key is sealed with (the file source's predates the others).
-    static func context(_ kind: KeySourceKind) -> String { "authdeck/v1/meta/data_key/\(kind.rawValue)" }
+    static func context(_ kind: KeySourceKind) -> String { SealingContext.dataKey(source: kind.rawValue) }
 
     /// The sealing of an initialised store, nil for a new one.
     static func fetch(_ db: Database) throws -> DataKeySealing? {

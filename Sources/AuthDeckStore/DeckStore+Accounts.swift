@@ -181,13 +181,6 @@ extension DeckStore: AccountStore {
 
     // MARK: - Credentials
 
-    enum Context {
-        static func accessToken(_ id: String) -> String { "authdeck/v1/access_tokens/\(id)/value" }
-        static func refreshToken(_ account: String, _ id: String) -> String { "authdeck/v1/refresh_tokens/\(account)/\(id)/value" }
-        static func cookie(_ id: String) -> String { "authdeck/v1/cookies/\(id)/value" }
-        static func extra(_ account: String, _ name: String) -> String { "authdeck/v1/extras/\(account)/\(name)" }
-    }
-
     /// Loads the credentials of one account, or of all when `accountId` is nil, opening
     /// every sealed value (a value that fails authentication is an error, never skipped) —
     /// or none, with `openSecrets: false` (each value `Secret.unopened`).
@@ -209,7 +202,7 @@ extension DeckStore: AccountStore {
             let id: String = row[0]
             let scopes: String = row[3]
             out[row[1], default: .empty].accessTokens.append(AccessToken(
-                id: id, value: try open(row, 2, Context.accessToken(id)),
+                id: id, value: try open(row, 2, SealingContext.accessToken(id)),
                 scopes: scopes.split(separator: " ").map(String.init), tokenType: row[4],
                 obtainedAt: Instant(secondsSinceEpoch: row[5]), expiresAt: (row[6] as Int64?).map(Instant.init(secondsSinceEpoch:))))
         }
@@ -217,14 +210,14 @@ extension DeckStore: AccountStore {
             let account: String = row[0]
             let id: String = row[1]
             out[account, default: .empty].refreshToken = RefreshToken(
-                id: id, value: try open(row, 2, Context.refreshToken(account, id)),
+                id: id, value: try open(row, 2, SealingContext.refreshToken(account, id)),
                 generation: row[3], obtainedAt: Instant(secondsSinceEpoch: row[4]),
                 expiresAt: (row[5] as Int64?).map(Instant.init(secondsSinceEpoch:)))
         }
         try each("SELECT id, account_id, name, \(value), domain, path, expires_at, secure, http_only FROM cookies\(filter) ORDER BY name") { row in
             let id: String = row[0]
             out[row[1], default: .empty].cookies.append(Cookie(
-                id: id, name: row[2], value: try open(row, 3, Context.cookie(id)),
+                id: id, name: row[2], value: try open(row, 3, SealingContext.cookie(id)),
                 domain: row[4], path: row[5], expiresAt: (row[6] as Int64?).map(Instant.init(secondsSinceEpoch:)),
                 secure: row[7], httpOnly: row[8]))
         }
@@ -234,7 +227,7 @@ extension DeckStore: AccountStore {
         try each("SELECT account_id, name, \(value) FROM extras\(filter)") { row in
             let account: String = row[0]
             let name: String = row[1]
-            out[account, default: .empty].extras[name] = try open(row, 2, Context.extra(account, name))
+            out[account, default: .empty].extras[name] = try open(row, 2, SealingContext.extra(account, name))
         }
         return out
     }
@@ -246,18 +239,18 @@ extension DeckStore: AccountStore {
         }
         for t in c.accessTokens {
             try db.execute(sql: "INSERT INTO access_tokens (id, account_id, sealed_value, scopes, token_type, obtained_at, expires_at) VALUES (?,?,?,?,?,?,?)",
-                           arguments: [t.id, accountId, try box.sealString(t.value, context: Context.accessToken(t.id)),
+                           arguments: [t.id, accountId, try box.sealString(t.value, context: SealingContext.accessToken(t.id)),
                                        t.scopes.joined(separator: " "), t.tokenType, t.obtainedAt.secondsSinceEpoch,
                                        t.expiresAt?.secondsSinceEpoch])
         }
         if let r = c.refreshToken {
             try db.execute(sql: "INSERT INTO refresh_tokens (account_id, id, sealed_value, generation, obtained_at, expires_at) VALUES (?,?,?,?,?,?)",
-                           arguments: [accountId, r.id, try box.sealString(r.value, context: Context.refreshToken(accountId, r.id)),
+                           arguments: [accountId, r.id, try box.sealString(r.value, context: SealingContext.refreshToken(accountId, r.id)),
                                        r.generation, r.obtainedAt.secondsSinceEpoch, r.expiresAt?.secondsSinceEpoch])
         }
         for k in c.cookies {
             try db.execute(sql: "INSERT INTO cookies (id, account_id, name, sealed_value, domain, path, expires_at, secure, http_only) VALUES (?,?,?,?,?,?,?,?,?)",
-                           arguments: [k.id, accountId, k.name, try box.sealString(k.value, context: Context.cookie(k.id)),
+                           arguments: [k.id, accountId, k.name, try box.sealString(k.value, context: SealingContext.cookie(k.id)),
                                        k.domain, k.path, k.expiresAt?.secondsSinceEpoch, k.secure, k.httpOnly])
         }
         for (name, value) in c.idTokenClaims {
@@ -266,7 +259,7 @@ extension DeckStore: AccountStore {
         }
         for (name, value) in c.extras {
             try db.execute(sql: "INSERT INTO extras (account_id, name, sealed_value) VALUES (?,?,?)",
-                           arguments: [accountId, name, try box.sealString(value, context: Context.extra(accountId, name))])
+                           arguments: [accountId, name, try box.sealString(value, context: SealingContext.extra(accountId, name))])
         }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Crypto
 import AuthDeckCore
+import AuthDeckPlatform
 
 /// authdeck's SQLite store: opening (with every safety check), and the `AccountStore` port.
 ///

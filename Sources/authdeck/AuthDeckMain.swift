@@ -3,6 +3,7 @@ import AuthDeckCore
 import AuthDeckStore
 import AuthDeckConfig
 import Foundation
+import AuthDeckPlatform
 
 /// Entry point: runs the command and turns every failure into authdeck's exit statuses
 /// (0 ok, 1 failure, 2 usage/ambiguity, 3 needs sign-in, 4 transient), which

@@ -1,6 +1,7 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+import AuthDeckPlatform
 #endif
 
 /// A child started with `posix_spawnp`: for `authdeck exec`'s command and `watch`'s hooks.

@@ -1,6 +1,7 @@
 import Foundation
 import AuthDeckCore
 import AuthDeckStore
+import AuthDeckPlatform
 import AuthDeckConfig
 import AuthDeckProviders
 import AuthDeckHTTP
@@ -22,9 +23,8 @@ struct DeckContext {
     init(storeFlag: String?, configFlag: String?, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.environment = environment
         self.location = StoreLocation.resolve(storeFlag: storeFlag, environment: environment)
-        let resolved = DeckConfig.resolvePath(flag: configFlag, environment: environment,
-                                              configHome: XDG.configHome(environment))
-        self.configPath = resolved.0
+        let resolved = XDG.configFile(flag: configFlag, environment: environment)
+        self.configPath = resolved.path
         self.configExplicit = resolved.explicit
         self.clock = SystemClock()
     }

@@ -3,6 +3,7 @@ import Foundation
 import AuthDeckCore
 import AuthDeckStore
 import AuthDeckTestSupport
+import AuthDeckPlatform
 
 /// The real `authdeck` binary against the real `authdeck-idp` emulator: Azure AD flows,
 /// AADSTS handling, and wrong-tenant detection.

@@ -3,6 +3,7 @@ import Foundation
 import AuthDeckCore
 import AuthDeckStore
 import AuthDeckTestSupport
+import AuthDeckPlatform
 
 /// The real `authdeck` binary against a seeded store in temporary XDG directories.
 @Suite struct CLITests {

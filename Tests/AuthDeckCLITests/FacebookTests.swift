@@ -3,6 +3,7 @@ import Foundation
 import AuthDeckCore
 import AuthDeckStore
 import AuthDeckTestSupport
+import AuthDeckPlatform
 
 /// Facebook Graph through the real binary and the emulator.
 @Suite(.serialized) struct FacebookTests {

@@ -5,6 +5,7 @@ import AuthDeckStore
 import AuthDeckTestSupport
 #if canImport(Glibc)
 import Glibc
+import AuthDeckPlatform
 #endif
 
 /// The real `authdeck` binary against glewlwyd, a real OAuth 2.0 / OIDC server from Debian,

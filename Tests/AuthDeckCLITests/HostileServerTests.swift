@@ -3,6 +3,7 @@ import Foundation
 import AuthDeckCore
 import AuthDeckStore
 import AuthDeckTestSupport
+import AuthDeckPlatform
 
 /// A provider whose token endpoint misbehaves (`Tests/harness/hostile-oauth`): each case
 /// must end in a clear error and a non-zero exit, with the account's refresh token exactly as

@@ -3,6 +3,7 @@ import Foundation
 import AuthDeckCore
 import AuthDeckStore
 import AuthDeckTestSupport
+import AuthDeckPlatform
 
 /// Key sources through the real binary: a store moved from the key file to a passphrase and
 /// to the Secret Service (gnome-keyring-daemon on a private session bus) and back, with every

@@ -3,6 +3,7 @@ import Foundation
 import AuthDeckCore
 import AuthDeckStore
 import AuthDeckTestSupport
+import AuthDeckPlatform
 
 /// Oracle Access Management through the real binary and the emulator.
 @Suite(.serialized) struct OAMTests {

@@ -3,6 +3,7 @@ import Foundation
 import AuthDeckCore
 import AuthDeckStore
 import AuthDeckTestSupport
+import AuthDeckPlatform
 
 /// Every secret a session of real commands handled — passwords (right and wrong), access and
 /// refresh tokens, cookie values — is looked for in everything authdeck wrote that is not

@@ -3,6 +3,7 @@ import Foundation
 import AuthDeckCore
 import AuthDeckStore
 import AuthDeckTestSupport
+import AuthDeckPlatform
 
 /// The real binary's deck in a real terminal (tmux), read back from the screen.
 @Suite(.serialized) struct TUITests {

@@ -3,7 +3,7 @@ import Foundation
 import AuthDeckCore
 import AuthDeckConfig
 import AuthDeckTestSupport
-@testable import authdeck
+@testable import AuthDeckCLI
 
 /// The hand-built JSON of `accounts --json` is byte for byte what JSONEncoder writes for the
 /// same `AccountJSON`: every field, every state of the fixture deck, hostile strings.

@@ -6,6 +6,7 @@ import AuthDeckOAuth
 import AuthDeckProviders
 import AuthDeckStore
 import AuthDeckTestSupport
+import AuthDeckPlatform
 
 /// Where client secrets come from, and how a wrong `oidc` provider config is worded.
 @Suite struct OIDCSettingsTests {

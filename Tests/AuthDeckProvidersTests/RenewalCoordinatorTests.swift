@@ -4,6 +4,7 @@ import AuthDeckCore
 import AuthDeckStore
 import AuthDeckProviders
 import AuthDeckTestSupport
+import AuthDeckPlatform
 
 /// Single-flight renewal over a real store: what is committed, what a failure records, and
 /// that concurrent renewals spend a refresh token once.

@@ -4,6 +4,7 @@ import GRDB
 import AuthDeckCore
 import AuthDeckStore
 import AuthDeckTestSupport
+import AuthDeckPlatform
 
 /// The store on real temporary files: permissions, round trips, sealing, refusal to touch
 /// what is not ours.

@@ -5,6 +5,7 @@ import AuthDeckConfig
 import AuthDeckStore
 import AuthDeckUI
 import AuthDeckTerminal
+import AuthDeckPlatform
 
 /// `authdeck deck` — and `authdeck` alone on a terminal: the full-screen deck.
 struct DeckCommand: AsyncParsableCommand {

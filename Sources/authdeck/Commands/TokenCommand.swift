@@ -1,6 +1,7 @@
 import ArgumentParser
 import AuthDeckCore
 import AuthDeckProviders
+import AuthDeckPlatform
 
 /// `authdeck token ACCOUNT`: prints a valid access token for scripts, and nothing else.
 ///
@@ -24,9 +25,15 @@ struct TokenCommand: AsyncParsableCommand {
     /// without the argument parser, whose reflection-driven set-up is a fifth of the run time
     /// of this, the command scripts and prompts call most.
     static func printToken(account: String, scopes scope: [String], context: DeckContext) async throws {
+        // The config file's identity is taken before it is read, so an edit in between makes
+        // the record stale (the front then defers to this binary) instead of wrongly fresh.
+        let configIdentity = TokenFastPath.configIdentity(path: context.configPath)
         let (config, store, stored) = try context.openAccount(account)
         let now = context.clock.now()
         let skew = config.statePolicy.clockSkew
+        if let configIdentity {
+            try? store.saveTokenFastPath(TokenFastPath(configIdentity: configIdentity, clockSkewSeconds: skew.seconds))
+        }
         if let token = stored.credentials.usableAccessToken(for: scope, at: now, skew: skew) {
             // The "last used" time moves at most once a minute; skip the write transaction
             // (and its lock) when the row already says "just now".

@@ -1,6 +1,11 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Where the store and its key file live, resolved from flags, environment and XDG rules.
+///
+/// Lives in the platform module (no Foundation) because both binaries resolve it: the
+/// `authdeck` front serving cached tokens and `authdeck-full`, and they must never disagree.
 public struct StoreLocation: Equatable, Sendable {
     public var databasePath: String
     public var keyFilePath: String
@@ -20,12 +25,21 @@ public struct StoreLocation: Equatable, Sendable {
         let key = environment["AUTHDECK_KEY_FILE"].flatMap { $0.isEmpty ? nil : $0 } ?? dataDir + "/key"
         return StoreLocation(databasePath: db, keyFilePath: key)
     }
+
+    /// The directory holding the database file ("." for a bare file name).
+    public var directory: String {
+        guard let slash = databasePath.lastIndex(of: "/") else { return "." }
+        return slash == databasePath.startIndex ? "/" : String(databasePath[..<slash])
+    }
 }
 
 /// XDG base directory lookups with the spec's fallbacks.
 public enum XDG {
+    /// `$HOME`, else the home directory of the user in the password database.
     public static func home(_ env: [String: String]) -> String {
-        env["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        if let home = env["HOME"], !home.isEmpty { return home }
+        if let entry = getpwuid(getuid()), let dir = entry.pointee.pw_dir { return String(cString: dir) }
+        return "/"
     }
 
     public static func dataHome(_ env: [String: String]) -> String {
@@ -34,6 +48,14 @@ public enum XDG {
 
     public static func configHome(_ env: [String: String]) -> String {
         absolute(env["XDG_CONFIG_HOME"]) ?? home(env) + "/.config"
+    }
+
+    /// config.toml: the `--config` flag, `AUTHDECK_CONFIG`, else `$XDG_CONFIG_HOME/authdeck/config.toml`.
+    /// `explicit` is true for a path the user named, which must then exist.
+    public static func configFile(flag: String?, environment: [String: String]) -> (path: String, explicit: Bool) {
+        if let flag { return (flag, true) }
+        if let env = environment["AUTHDECK_CONFIG"], !env.isEmpty { return (env, true) }
+        return (configHome(environment) + "/authdeck/config.toml", false)
     }
 
     /// The spec says relative paths in these variables are invalid and must be ignored.

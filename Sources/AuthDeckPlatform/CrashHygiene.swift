@@ -11,14 +11,15 @@ import Glibc
 /// soft core limit is set to zero at start, and the crash signals get a handler that prints one
 /// line and dies of the same signal. `AUTHDECK_BACKTRACE=1` keeps Swift's full report for
 /// debugging. Children (`exec`'s command, `watch`'s hooks, both through `ChildProcess`) get
-/// the core limit the user had.
-enum CrashHygiene {
+/// the core limit the user had, and so does `authdeck-full` when the front hands a command
+/// over (`handOver()`).
+public enum CrashHygiene {
     nonisolated(unsafe) private static var inherited = rlimit()
     nonisolated(unsafe) private static var disabled = false
 
     static var resource: __rlimit_resource_t { __rlimit_resource_t(RLIMIT_CORE.rawValue) }
 
-    static func install() {
+    public static func install() {
         if getrlimit(resource, &inherited) == 0 {
             var none = rlimit(rlim_cur: 0, rlim_max: inherited.rlim_max)
             disabled = setrlimit(resource, &none) == 0
@@ -35,7 +36,7 @@ enum CrashHygiene {
     }
 
     /// Runs `spawn` with the user's own core limit, which the child inherits; zero again after.
-    static func withInheritedLimit<T>(_ spawn: () throws -> T) rethrows -> T {
+    public static func withInheritedLimit<T>(_ spawn: () throws -> T) rethrows -> T {
         guard disabled else { return try spawn() }
         var own = inherited
         setrlimit(resource, &own)
@@ -44,5 +45,14 @@ enum CrashHygiene {
             setrlimit(resource, &none)
         }
         return try spawn()
+    }
+
+    /// Gives the user's own core limit back for good, before this process `exec`s another
+    /// program (which installs its own hygiene; signal handlers do not survive `exec`).
+    public static func handOver() {
+        guard disabled else { return }
+        var own = inherited
+        setrlimit(resource, &own)
+        disabled = false
     }
 }

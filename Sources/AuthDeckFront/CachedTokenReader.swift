@@ -1,0 +1,113 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#endif
+import Crypto
+import AuthDeckCore
+import AuthDeckPlatform
+
+/// Answers `authdeck token ACCOUNT` from the store alone when the answer is certain: a
+/// file-sealed store with owner-only files, a config file unchanged since `authdeck-full`
+/// last read it, exactly one matching account, and an access token valid beyond the
+/// clock-skew margin.
+///
+/// Anything else — no such token, an ambiguous name, a passphrase or keyring store, a loose
+/// file mode (which deserves the full binary's warning), a lock held too long, a schema this
+/// code does not know — returns nil, and `authdeck-full` does the whole command from scratch,
+/// with its renewal, its errors and its warnings. So this type never prints anything but a
+/// token and never decides anything `authdeck-full` would decide differently: account
+/// matching and token choice are AuthDeckCore's, the same code the full binary runs.
+struct CachedTokenReader {
+    let environment: [String: String]
+
+    func token(for query: String) -> String? {
+        let location = StoreLocation.resolve(storeFlag: nil, environment: environment)
+        let configPath = XDG.configFile(flag: nil, environment: environment).path
+        guard let configIdentity = TokenFastPath.configIdentity(path: configPath),
+              Self.ownerOnly(location.directory, directory: true),
+              Self.ownerOnly(location.databasePath), Self.ownerOnly(location.keyFilePath),
+              let wrappingKey = Self.readKeyFile(location.keyFilePath),
+              let db = try? SQLiteConnection(path: location.databasePath) else { return nil }
+        return try? answer(query, db: db, wrappingKey: wrappingKey, configIdentity: configIdentity)
+    }
+
+    private func answer(_ query: String, db: SQLiteConnection, wrappingKey: SymmetricKey, configIdentity: String) throws -> String? {
+        let now = Instant(secondsSinceEpoch: Int64(time(nil)))
+        // One read transaction: the key, the account and its tokens from the same snapshot.
+        try db.execute("BEGIN")
+        defer { try? db.execute("COMMIT") }
+        var meta: [String: SQLiteConnection.Value] = [:]
+        try db.query("SELECT key, value FROM meta WHERE key IN ('key_source', 'data_key.file', ?)", [TokenFastPath.metaKey]) { row in
+            if let key = row[0].text { meta[key] = row[1] }
+        }
+        guard (meta["key_source"]?.text ?? "file") == "file",
+              let record = meta[TokenFastPath.metaKey]?.text.flatMap(TokenFastPath.init(encoded:)),
+              record.configIdentity == configIdentity,
+              let wrapped = meta["data_key.file"]?.bytes,
+              let rawDataKey = Self.unseal(wrapped, key: wrappingKey, context: SealingContext.dataKey(source: "file")) else { return nil }
+        let dataKey = SymmetricKey(data: rawDataKey)
+
+        var accounts: [Account] = []
+        try db.query("SELECT id, provider_id, subject, username, display_name, created_at, last_used_at FROM accounts WHERE quarantined_at IS NULL ORDER BY provider_id, username, id") { row in
+            guard let id = row[0].text, let provider = row[1].text, let subject = row[2].text,
+                  let username = row[3].text, let created = row[5].integer else { throw SQLiteConnection.Failure() }
+            accounts.append(Account(id: id, providerId: provider, subject: subject, username: username,
+                                    displayName: row[4].text ?? "", createdAt: Instant(secondsSinceEpoch: created),
+                                    lastUsedAt: row[6].integer.map(Instant.init(secondsSinceEpoch:))))
+        }
+        guard case .found(let account) = AccountMatcher.resolve(query, in: accounts) else { return nil }
+
+        var tokens: [AccessToken] = []
+        var sealed: [String: [UInt8]] = [:]
+        try db.query("SELECT id, sealed_value, scopes, token_type, obtained_at, expires_at FROM access_tokens WHERE account_id = ? ORDER BY obtained_at", [account.id]) { row in
+            guard let id = row[0].text, let value = row[1].bytes, let scopes = row[2].text,
+                  let type = row[3].text, let obtained = row[4].integer else { throw SQLiteConnection.Failure() }
+            sealed[id] = value
+            tokens.append(AccessToken(id: id, value: .unopened, scopes: scopes.split(separator: " ").map(String.init),
+                                      tokenType: type, obtainedAt: Instant(secondsSinceEpoch: obtained),
+                                      expiresAt: row[5].integer.map(Instant.init(secondsSinceEpoch:))))
+        }
+        let credentials = Credentials(accessTokens: tokens)
+        guard let token = credentials.usableAccessToken(for: [], at: now, skew: .seconds(record.clockSkewSeconds)),
+              let value = sealed[token.id].flatMap({ Self.unseal($0, key: dataKey, context: SealingContext.accessToken(token.id)) }) else { return nil }
+        if account.lastUsedAt.map({ now - $0 >= .seconds(60) }) ?? true {
+            // As `DeckStore.touch`: "last used" moves at most once a minute; a failure is not the caller's problem.
+            try? db.execute("UPDATE accounts SET last_used_at = ?1 WHERE id = ?2 AND (last_used_at IS NULL OR last_used_at < ?1 - 60)",
+                            [String(now.secondsSinceEpoch), account.id])
+        }
+        return String(decoding: value, as: UTF8.self)
+    }
+
+    /// A sealed value's plaintext (layout: version byte 1, nonce ‖ ciphertext ‖ tag; see
+    /// `AESSecretBox`), nil when it does not open.
+    static func unseal(_ sealed: [UInt8], key: SymmetricKey, context: String) -> [UInt8]? {
+        guard sealed.first == 1, let box = try? AES.GCM.SealedBox(combined: sealed.dropFirst()),
+              let plain = try? AES.GCM.open(box, using: key, authenticating: Array(context.utf8)) else { return nil }
+        return Array(plain)
+    }
+
+    /// The key of an `authdeck-key-v1:` key file (see `KeyFile`), nil when it is not one.
+    static func readKeyFile(_ path: String) -> SymmetricKey? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let n = read(fd, &buffer, buffer.count)
+        guard n > 0 else { return nil }
+        let line = String(decoding: buffer[..<n], as: UTF8.self).trimmingWhitespace()
+        let prefix = "authdeck-key-v1:"
+        guard line.hasPrefix(prefix), let raw = Data(base64Encoded: String(line.dropFirst(prefix.count))),
+              raw.count == 32 else { return nil }
+        return SymmetricKey(data: raw)
+    }
+
+    /// Whether `path` exists and no one but its owner can read or write it (what
+    /// `authdeck-full` checks too, warning otherwise).
+    static func ownerOnly(_ path: String, directory: Bool = false) -> Bool {
+        var st = stat()
+        guard stat(path, &st) == 0, (st.st_mode & 0o077) == 0 else { return false }
+        return ((st.st_mode & S_IFMT) == S_IFDIR) == directory
+    }
+}

@@ -1,0 +1,53 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import AuthDeckPlatform
+
+/// `authdeck`: a small front that answers `authdeck token ACCOUNT` itself when a cached token
+/// is valid, and `exec`s `authdeck-full` for everything else.
+///
+/// Why two binaries: scripts and shell prompts call `authdeck token` constantly, and the full
+/// binary's start-up (a 100 MB image to map and relocate: GRDB, TOMLKit, ArgumentParser,
+/// Foundation, ncurses) was most of its run time. This one links only SQLite, AES-GCM and
+/// AuthDeckCore. Output, exit statuses and behaviour are the full binary's in every case: the
+/// front either prints the very token `authdeck-full` would print, or hands over untouched.
+@main
+enum FrontMain {
+    static func main() {
+        let arguments = CommandLine.arguments
+        if arguments.count == 3, arguments[1] == "token", !arguments[2].hasPrefix("-") {
+            CrashHygiene.install()  // before any secret is in memory
+            if let token = CachedTokenReader(environment: environment()).token(for: arguments[2]) {
+                exit(writeAll(token + "\n") ? 0 : 1)
+            }
+            CrashHygiene.handOver()
+        }
+        FullBinary.exec(arguments)
+    }
+
+    /// This process's environment as a dictionary (what path resolution takes).
+    static func environment() -> [String: String] {
+        var out: [String: String] = [:]
+        var entry = environ
+        while let pointer = entry.pointee {
+            let pair = String(cString: pointer)
+            if let eq = pair.firstIndex(of: "=") {
+                out[String(pair[..<eq])] = String(pair[pair.index(after: eq)...])
+            }
+            entry += 1
+        }
+        return out
+    }
+
+    /// Writes all of `text` to stdout; false when stdout refuses it.
+    static func writeAll(_ text: String) -> Bool {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let n = bytes.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { return false }
+            bytes = bytes.dropFirst(n)
+        }
+        return true
+    }
+}

@@ -1,0 +1,36 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `authdeck-full`, the binary with every command, which the front `exec`s (same pid, same
+/// arguments, same environment) for everything it does not answer itself.
+///
+/// Looked up beside the front's own file (`/proc/self/exe`, symlinks resolved), then in
+/// `../libexec/authdeck/` for installs that keep helpers out of `bin`.
+enum FullBinary {
+    static let name = "authdeck-full"
+
+    static func exec(_ arguments: [String]) -> Never {
+        let candidates = locations()
+        guard let path = candidates.first(where: { access($0, X_OK) == 0 }) else {
+            fail("cannot find \(name) (looked for \(candidates.joined(separator: " and "))); install it beside authdeck")
+        }
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        execv(path, &argv)
+        fail("cannot run \(path): \(String(cString: strerror(errno)))")
+    }
+
+    static func locations() -> [String] {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        var own = n > 0 ? String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : CommandLine.arguments[0]
+        if let slash = own.lastIndex(of: "/") { own = String(own[..<slash]) } else { own = "." }
+        return ["\(own)/\(name)", "\(own)/../libexec/authdeck/\(name)"]
+    }
+
+    private static func fail(_ message: String) -> Never {
+        let line = "authdeck: error: \(message)\n"
+        _ = line.utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
+        exit(1)
+    }
+}

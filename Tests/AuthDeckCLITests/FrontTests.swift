@@ -1,0 +1,134 @@
+import Testing
+import Foundation
+import AuthDeckCore
+import AuthDeckStore
+import AuthDeckTestSupport
+import AuthDeckPlatform
+
+/// The `authdeck` front: it answers `authdeck token ACCOUNT` from the store only when the
+/// answer is certain, and hands everything else to `authdeck-full`.
+///
+/// A copy of the front alone in a directory without `authdeck-full` shows which calls it
+/// answers itself: a handed-over call fails there with "cannot find authdeck-full".
+@Suite struct FrontTests {
+    let dir = TempDirectory("authdeck-front")
+    let fixture: DeckFixture
+    let env: [String: String]
+    let runner: BinaryRunner
+    let lone: BinaryRunner
+    var storePath: String { dir.file("data/authdeck/authdeck.db") }
+    var configPath: String { dir.file("config/authdeck/config.toml") }
+    var validToken: String { fixture.secrets[0] }
+
+    init() throws {
+        env = ["HOME": dir.path, "XDG_DATA_HOME": dir.file("data"), "XDG_CONFIG_HOME": dir.file("config"),
+               "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
+        runner = BinaryRunner(product: "authdeck", environment: env)
+        lone = BinaryRunner(executable: dir.file("lone/authdeck"), environment: env)
+        fixture = DeckFixture(now: SystemClock().now())
+        let store = try openStore()
+        for stored in fixture.accounts { try store.insert(stored) }
+        try FileManager.default.createDirectory(atPath: dir.file("config/authdeck"), withIntermediateDirectories: true)
+        try DeckFixture.configTOML.write(toFile: configPath, atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: dir.file("lone"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: runner.executable, toPath: lone.executable)
+    }
+
+    func openStore() throws -> DeckStore {
+        try DeckStore.open(StoreLocation.resolve(storeFlag: nil, environment: env), clock: SystemClock())
+    }
+
+    /// Expects the lone front to have handed `arguments` over (and so to have failed).
+    func expectHandedOver(_ arguments: [String], _ why: Comment) throws {
+        let r = try lone.run(arguments)
+        #expect(r.status == 1 && r.stderr.contains("cannot find authdeck-full"), why)
+        #expect(r.stdout.isEmpty, why)
+    }
+
+    @Test func servesACachedTokenWithoutTheFullBinaryOnceTheConfigIsRecorded() throws {
+        // No record of the config yet: only authdeck-full may answer.
+        try expectHandedOver(["token", "work/0000a001"], "no fast-path record yet")
+        let full = try runner.run(["token", "work/0000a001"])
+        #expect(full.status == 0, "\(full.stderr)")
+        #expect(full.stdout == validToken + "\n")
+        let record = try #require(try openStore().tokenFastPath())
+        #expect(record.clockSkewSeconds == 60)
+        #expect(record.configIdentity.hasPrefix(configPath + " "))
+
+        // Now the front answers alone, byte for byte what authdeck-full printed, for every
+        // way of naming the account that AccountMatcher accepts.
+        for name in ["work/0000a001", "WORK/0000A001"] {
+            let fast = try lone.run(["token", name])
+            #expect(fast.status == 0, "\(name): \(fast.stderr)")
+            #expect(fast.stdout == full.stdout, "\(name)")
+            #expect(fast.stderr.isEmpty, "\(name): \(fast.stderr)")
+        }
+        let jiro = try runner.run(["token", "jiro"])
+        #expect(jiro.status == 0, "\(jiro.stderr)")
+        #expect(try lone.run(["token", "jiro"]).stdout == jiro.stdout, "a unique username prefix")
+        // A username shared by a duplicate is ambiguous: authdeck-full lists the candidates.
+        try expectHandedOver(["token", "taro@contoso.com"], "ambiguous username")
+    }
+
+    @Test func marksTheAccountUsedAtMostOnceAMinute() throws {
+        #expect(try runner.run(["token", "work/0000a001"]).status == 0)
+        let store = try openStore()
+        var account = try #require(try store.account(id: "work/0000a001")).account
+        account.lastUsedAt = SystemClock().now() - .hours(3)
+        try store.update(account)
+        let before = SystemClock().now()
+        #expect(try lone.run(["token", "work/0000a001"]).status == 0)
+        let used = try #require(try store.account(id: "work/0000a001")?.account.lastUsedAt)
+        #expect(used >= before, "last used \(used), expected at least \(before)")
+    }
+
+    @Test func handsOverWheneverItCannotBeSure() throws {
+        #expect(try runner.run(["token", "work/0000a001"]).status == 0)
+        #expect(try lone.run(["token", "work/0000a002"]).status == 0, "6 min left, outside the 60 s margin")
+        try expectHandedOver(["token", "work/0000a003"], "expired: only authdeck-full renews")
+        try expectHandedOver(["token", "work/0000a005"], "needs sign-in: authdeck-full explains")
+        try expectHandedOver(["token", "nobody"], "no such account: authdeck-full says so")
+        try expectHandedOver(["token", "--scope", "Mail.Read", "work/0000a001"], "options: authdeck-full parses them")
+        try expectHandedOver(["token", "-h"], "help")
+
+        // A store file others can read deserves authdeck-full's warning.
+        chmod(storePath, 0o644)
+        try expectHandedOver(["token", "work/0000a001"], "loose store mode")
+        chmod(storePath, 0o600)
+        #expect(try lone.run(["token", "work/0000a001"]).status == 0)
+    }
+
+    @Test func anEditedConfigIsReadAgainByTheFullBinaryAndItsClockSkewHonoured() throws {
+        #expect(try runner.run(["token", "work/0000a001"]).status == 0)
+        let original = try String(contentsOfFile: configPath, encoding: .utf8)
+        // A 3-hour margin: the 2-hour token of work/0000a001 is no longer good enough.
+        let edited = original.replacingOccurrences(of: "clock_skew = \"60s\"", with: "clock_skew = \"3h\"")
+        #expect(edited != original)
+        try edited.write(toFile: configPath, atomically: true, encoding: .utf8)
+        try expectHandedOver(["token", "work/0000a001"], "config changed since it was recorded")
+        // authdeck-full records the new file (this account needs a sign-in: no network is tried).
+        let mfa = try runner.run(["token", "work/0000a005"])
+        #expect(mfa.status == 3, "\(mfa.stderr)")
+        #expect(try openStore().tokenFastPath()?.clockSkewSeconds == 3 * 3600)
+        try expectHandedOver(["token", "work/0000a001"], "2 h left is inside the recorded 3 h margin")
+
+        // Back to the original text (a new file: new inode and times), read again before the front answers.
+        try original.write(toFile: configPath, atomically: true, encoding: .utf8)
+        try expectHandedOver(["token", "work/0000a001"], "config changed again")
+        #expect(try runner.run(["token", "work/0000a001"]).stdout == validToken + "\n")
+        #expect(try lone.run(["token", "work/0000a001"]).stdout == validToken + "\n")
+    }
+
+    @Test func aPassphraseStoreIsAlwaysTheFullBinarys() throws {
+        let file = dir.file("passphrase")
+        try "front test passphrase\n".write(toFile: file, atomically: true, encoding: .utf8)
+        chmod(file, 0o600)
+        let withPassphrase = ["AUTHDECK_PASSPHRASE_FILE": file]
+        let migrate = try runner.run(["key", "migrate", "--to", "passphrase"], env: withPassphrase)
+        #expect(migrate.status == 0, "\(migrate.stderr)")
+        let full = try runner.run(["token", "work/0000a001"], env: withPassphrase)
+        #expect(full.stdout == validToken + "\n", "\(full.stderr)")
+        let r = try lone.run(["token", "work/0000a001"], env: withPassphrase)
+        #expect(r.status == 1 && r.stderr.contains("cannot find authdeck-full"), "the key file cannot open a passphrase store")
+    }
+}
