@@ -20,13 +20,18 @@ public struct DeckAssessment: Equatable, Sendable {
         let stale = PrunePolicy.staleReasons(accounts, providers: providers, settings: pruneSettings,
                                              statePolicy: statePolicy, now: now)
         self.now = now
-        self.entries = accounts.filter { $0.account.quarantinedAt == nil }.map { stored in
+        // Sized once: entries are large, and growing the array by doubling at 10,000 accounts
+        // touched megabytes of fresh pages (page faults were a quarter of `accounts --json`).
+        var entries: [Entry] = []
+        entries.reserveCapacity(accounts.count)
+        for stored in accounts where stored.account.quarantinedAt == nil {
             let state = AccountState.derive(stored, policy: statePolicy, now: now,
                                             silentRenewal: silentRenewal(stored), staleReason: stale[stored.account.id])
             let usable = stored.credentials.hasUsableCredential(at: now, skew: statePolicy.clockSkew)
             let until = usable ? stored.credentials.usableUntil(at: now, skew: statePolicy.clockSkew) : nil
-            return Entry(stored: stored, state: state, usableUntil: until, expiry: until ?? stored.credentials.lastExpiry)
+            entries.append(Entry(stored: stored, state: state, usableUntil: until, expiry: until ?? stored.credentials.lastExpiry))
         }
+        self.entries = entries
     }
 
     /// How many accounts are in each state, keyed by `AccountState.key`, every key present.

@@ -30,6 +30,8 @@ public enum TerminalText {
     /// and DEL (one byte), C1 controls (C2 80–9F), bidi marks and overrides (E2 80 8E–8F,
     /// E2 80 AA–AE, E2 81 A6–A9).
     static func needsChange(_ text: String) -> Bool {
+        // Printable ASCII, the usual case, in one pass over contiguous bytes.
+        if text.utf8.withContiguousStorageIfAvailable({ $0.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }) == true { return false }
         var utf8 = text.utf8.makeIterator()
         while let b = utf8.next() {
             if b < 0x20 || b == 0x7F { return true }

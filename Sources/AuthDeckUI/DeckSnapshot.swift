@@ -9,34 +9,39 @@ public enum DeckSnapshot {
                             events: (String) -> [DeckEvent]) -> (rows: [DeckRow], providers: [DeckProvider]) {
         let now = assessment.now
         let profiles = Dictionary(providers.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        let rows = assessment.entries.map { e -> DeckRow in
-            let a = e.stored.account, c = e.stored.credentials
-            let kind = profiles[a.providerId]?.kind
-            var detail = ["provider \(a.providerId)\(kind.map { " (\($0.label))" } ?? "") · realm \(a.realm ?? "-") · id \(a.id)"]
-            for t in c.accessTokens {
-                detail.append("token \(t.scopes.joined(separator: " ")) — \(ExpiryText.describe(t.expiresAt, now: now, neverExpires: true))\(t.isValid(at: now, skew: skew) ? "" : " (not usable)")")
-            }
-            if let r = c.refreshToken { detail.append("refresh token, generation \(r.generation), obtained \(ExpiryText.ago(r.obtainedAt, now: now))") }
-            for k in c.cookies { detail.append("cookie \(k.name) @\(k.domain) — \(ExpiryText.describe(k.expiresAt, now: now, neverExpires: true))") }
-            if let err = a.lastError { detail.append("last error \(err.code): \(err.remedy) (\(ExpiryText.ago(err.at, now: now)))") }
-            for ev in events(a.id) { detail.append("\(ExpiryText.ago(ev.at, now: now)): \(ev.kind.rawValue) \(ev.detail)") }
+        var rows: [DeckRow] = []
+        rows.reserveCapacity(assessment.entries.count)
+        for e in assessment.entries {
+            let a = e.stored.account
+            let profile = profiles[a.providerId]
             var renewable = false
-            if case .expired(let r) = e.state {
-                renewable = r
-                if !r, let p = profiles[a.providerId], let why = ProviderCapabilities.renewalUnavailableReason(p) { detail.append(why) }
-            }
-            var row = DeckRow(id: a.id, providerId: a.providerId, providerKind: kind, displayName: a.displayName, username: a.username,
-                              realm: a.realm ?? "", state: e.state, expiry: e.expiry, neverExpires: e.state.isUsable && e.usableUntil == nil,
-                              lastUsed: a.lastUsedAt, renewable: renewable, detail: detail)
-            row.renewAt = profiles[a.providerId].flatMap { p in
+            if case .expired(let r) = e.state { renewable = r }
+            // The detail pane's lines are made when the pane shows the row (one at a time), not
+            // here for every account: at 10,000 accounts they were most of the first frame.
+            let detail = DeckRowDetail(stored: e.stored, profile: profile, state: e.state, now: now, skew: skew, events: events(a.id))
+            // Appended first and completed in place: a row is large, and copying it into the
+            // array was a fifth of this function at 10,000 accounts.
+            rows.append(DeckRow(id: a.id, providerId: a.providerId, providerKind: profile?.kind, displayName: a.displayName,
+                                username: a.username, realm: a.realm ?? "", state: e.state, expiry: e.expiry,
+                                neverExpires: e.state.isUsable && e.usableUntil == nil, lastUsed: a.lastUsedAt,
+                                renewable: renewable, detail: detail))
+            rows[rows.count - 1].renewAt = profile.flatMap { p in
                 KeepAlivePlan.renewalDue(e, now: now, skew: skew, renewBefore: p.renewBefore,
                                          silentRenewal: ProviderCapabilities.of(p).silentRenewal)
             }
-            return row
         }
-        let panes = providers.map { p -> DeckProvider in
-            let mine = rows.filter { $0.providerId == p.id }
-            return DeckProvider(id: p.id, kind: p.kind, accounts: mine.count, worst: mine.max { $0.severity < $1.severity }?.state)
+        // One pass for every provider's count and worst state (filtering the rows per provider
+        // copied every row once for each provider).
+        var tally: [String: (count: Int, worst: Int, state: AccountState?)] = [:]
+        for i in rows.indices {
+            let severity = rows[i].severity
+            var t = tally[rows[i].providerId] ?? (0, -1, nil)
+            t.count += 1
+            if severity > t.worst { (t.worst, t.state) = (severity, rows[i].state) }
+            tally[rows[i].providerId] = t
+        }
+        let panes = providers.map { p in
+            DeckProvider(id: p.id, kind: p.kind, accounts: tally[p.id]?.count ?? 0, worst: tally[p.id]?.state)
         }
         return (rows, panes)
     }

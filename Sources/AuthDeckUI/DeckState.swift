@@ -75,17 +75,20 @@ public struct DeckState: Equatable, Sendable {
         }
         // Sorted by index, then gathered: a row is a large value, and moving 10,000 of them
         // around inside the sort cost more than comparing them.
+        // Fields are read in place (`shown[i].id`); binding whole rows copied them on every comparison.
         let order = shown.indices.sorted { i, j in
-            let a = shown[i], b = shown[j]
             switch sort {
             case .expiry:
-                let x = a.expiry?.secondsSinceEpoch ?? .max, y = b.expiry?.secondsSinceEpoch ?? .max
-                return x != y ? x < y : a.id < b.id
-            case .provider: return (a.providerId, a.username, a.id) < (b.providerId, b.username, b.id)
-            case .name: return (a.displayName.lowercased(), a.username, a.id) < (b.displayName.lowercased(), b.username, b.id)
+                let x = shown[i].expiry?.secondsSinceEpoch ?? .max, y = shown[j].expiry?.secondsSinceEpoch ?? .max
+                return x != y ? x < y : shown[i].id < shown[j].id
+            case .provider:
+                return (shown[i].providerId, shown[i].username, shown[i].id) < (shown[j].providerId, shown[j].username, shown[j].id)
+            case .name:
+                return (shown[i].displayName.lowercased(), shown[i].username, shown[i].id)
+                    < (shown[j].displayName.lowercased(), shown[j].username, shown[j].id)
             case .lastUsed:
-                let x = a.lastUsed?.secondsSinceEpoch ?? .min, y = b.lastUsed?.secondsSinceEpoch ?? .min
-                return x != y ? x > y : a.id < b.id
+                let x = shown[i].lastUsed?.secondsSinceEpoch ?? .min, y = shown[j].lastUsed?.secondsSinceEpoch ?? .min
+                return x != y ? x > y : shown[i].id < shown[j].id
             }
         }
         return order.map { shown[$0] }
@@ -99,7 +102,7 @@ public struct DeckState: Equatable, Sendable {
     /// Counts by state key, for the header.
     public var counts: [String: Int] {
         var c: [String: Int] = [:]
-        for r in rows { c[r.state.key, default: 0] += 1 }
+        for i in rows.indices { c[rows[i].state.key, default: 0] += 1 }  // no copy of each row
         return c
     }
 }

@@ -38,14 +38,15 @@ final class DeckRuntime: @unchecked Sendable {
         (remap, state.keyLabels) = Keymap.remap(config.keys.compactMapValues(Keymap.key(named:)))
     }
 
-    func run(screen: CursesScreen) {
+    /// - Parameter firstRead: the first read of the store, already under way (see `FirstRead`).
+    func run(screen: CursesScreen, firstRead: FirstRead) {
         screen.start()
         defer { screen.stop() }
         dispatch(.resize(width: screen.width, height: screen.height))
         // The first read is done before the first frame, so keys pressed at once (p, R) act
         // on the real rows rather than on an empty deck; later reads run off the loop.
-        storeStamp = stamp()
-        do { dispatch(try load(selected: nil)) } catch { dispatch(.failed("\(error)")) }
+        storeStamp = firstRead.stamp
+        dispatch(firstRead.wait())
         var lastTick = context.clock.now(), lastCheck = Date(), lastReload = Date()
         let trace = context.environment["AUTHDECK_TRACE_FRAMES"].flatMap { FileHandle(forWritingAtPath: $0) ?? Self.create($0) }
         var firstFrame = true
@@ -265,7 +266,9 @@ final class DeckRuntime: @unchecked Sendable {
     }
 
     /// Size and modification time of the database and its WAL: cheap evidence of a change.
-    func stamp() -> [String] {
+    func stamp() -> [String] { Self.stamp(store) }
+
+    static func stamp(_ store: DeckStore) -> [String] {
         let db = store.location.databasePath
         return [db, db + "-wal"].map { path in
             let a = try? FileManager.default.attributesOfItem(atPath: path)
@@ -276,9 +279,13 @@ final class DeckRuntime: @unchecked Sendable {
     /// Rows and providers from the store, derived at this instant (the selected account's
     /// last events included).
     func load(selected: String?) throws -> DeckAction {
+        try Self.load(context: context, store: store, config: config, selected: selected)
+    }
+
+    static func load(context: DeckContext, store: DeckStore, config: DeckConfig, selected: String?) throws -> DeckAction {
         let assessment = try context.assess(store, config)
         let (rows, providers) = DeckSnapshot.make(assessment, providers: config.providers, skew: config.statePolicy.clockSkew) { id in
-            id == selected ? ((try? self.store.events(since: nil, accountId: id, limit: 3)) ?? []).reversed() : []
+            id == selected ? ((try? store.events(since: nil, accountId: id, limit: 3)) ?? []).reversed() : []
         }
         return .loaded(rows: rows, providers: providers, now: assessment.now)
     }

@@ -84,6 +84,41 @@ import AuthDeckPlatform
         #expect(one == fixture.accounts.first { $0.account.id == "sp/0000a012" })
     }
 
+    /// Listings sort in Swift (not in SQLite) and attach credentials through a map of
+    /// positions: the order must still be SQLite's BINARY order on (provider, username, id) —
+    /// for non-ASCII names and canonically equivalent spellings too — and every credential
+    /// must land on its own account, none on a quarantined one's neighbour.
+    @Test func listingsKeepSQLiteByteOrderAndCredentialsOnTheirAccounts() throws {
+        let dir = TempDirectory()
+        let store = try DeckStore.open(location(dir), clock: clock)
+        var rng = SystemRandomNumberGenerator()
+        let providers = ["work", "Work", "ä-tenant", "z", "日本"]
+        let names = ["taro", "Taro", "\u{E9}mile", "e\u{301}mile", "太郎", "zoë", "a", ""]
+        var expected: [String: StoredAccount] = [:]
+        for i in 0..<300 {
+            let provider = providers.randomElement(using: &rng)!
+            let id = "\(provider)/\(String(format: "%08x", UInt32.random(in: 0...UInt32.max, using: &rng)))"
+            let token = AccessToken(id: "at-\(i)", value: Secret("value-\(i)"), scopes: ["s\(i)"], obtainedAt: clock.now(),
+                                    expiresAt: clock.now() + .hours(1))
+            let account = Account(id: id, providerId: provider, subject: "subject-\(i % 50)",
+                                  username: names.randomElement(using: &rng)! + "\(i % 7)", createdAt: clock.now(),
+                                  quarantinedAt: i % 10 == 0 ? clock.now() : nil)
+            let stored = StoredAccount(account: account, credentials: Credentials(accessTokens: [token]))
+            try store.insert(stored)
+            if account.quarantinedAt == nil { expected[id] = stored }
+        }
+        let queue = try DatabaseQueue(path: location(dir).databasePath)
+        let sqliteOrder = try queue.read { db in
+            try String.fetchAll(db, sql: "SELECT id FROM accounts WHERE quarantined_at IS NULL ORDER BY provider_id, username, id")
+        }
+        let listed = try store.accounts(includeQuarantined: false)
+        #expect(listed.map(\.account.id) == sqliteOrder)
+        #expect(try store.accountSummaries().map(\.account.id) == sqliteOrder)
+        #expect(try store.accountRows().map(\.id) == sqliteOrder)
+        for stored in listed { #expect(stored == expected[stored.account.id]) }
+        #expect(try store.accounts(includeQuarantined: true).count == 300)
+    }
+
     @Test func updatingAnAccountKeepsItsCredentials() throws {
         let dir = TempDirectory()
         let store = try DeckStore.open(location(dir), clock: clock)

@@ -16,11 +16,13 @@ struct AccountsCommand: AsyncParsableCommand {
         let config = try context.loadConfig()
         let store = try context.openStore()
         let assessment = try context.assess(store, config)
-        let entries = assessment.entries.filter { provider == nil || $0.stored.account.providerId == provider }
+        // No copy when nothing is filtered out: entries are large, and 10,000 of them copied
+        // into a growing array was a fifth of the page faults of `accounts --json`.
+        let entries = provider.map { id in assessment.entries.filter { $0.stored.account.providerId == id } } ?? assessment.entries
         let now = assessment.now
         if json {
             let skew = config.statePolicy.clockSkew
-            return Output.bytes(AccountJSON.document(entries.map { AccountJSON($0, now: now, skew: skew) }))
+            return AccountJSON.stream(entries.lazy.map { AccountJSON($0, now: now, skew: skew) }, to: Output.write)
         }
         if entries.isEmpty {
             Output.raw("No accounts yet.\n")

@@ -22,6 +22,7 @@ struct DeckCommand: AsyncParsableCommand {
         }
         let config = try context.loadConfig()
         let store = try context.openStore()
+        let firstRead = FirstRead(store) { try DeckRuntime.load(context: context, store: store, config: config, selected: nil) }
         let noColor = !(context.environment["NO_COLOR"] ?? "").isEmpty || context.environment["TERM"] == "dumb"
         var themes = noColor ? [Theme.monochrome] : ThemeCatalog.load(environment: context.environment)
         if let theme {
@@ -31,7 +32,7 @@ struct DeckCommand: AsyncParsableCommand {
             themes.insert(themes.remove(at: i), at: 0)
         }
         let runtime = DeckRuntime(context: context, config: config, store: store, themes: themes, ascii: !TerminalProbe.localeIsUTF8())
-        runtime.run(screen: CursesScreen(color: !noColor))
+        runtime.run(screen: CursesScreen(color: !noColor), firstRead: firstRead)
     }
 }
 

@@ -60,7 +60,14 @@ struct ImportMSALCommand: AsyncParsableCommand {
         }
         if !skipped.isEmpty { Output.note("Skipped: " + skipped.map(TerminalText.inert).joined(separator: "; ")) }
         Output.raw(imported.isEmpty ? "Nothing imported.\n"
-                   : "Imported \(imported.count): \(imported.map(TerminalText.inert).joined(separator: ", ")). Run `authdeck refresh --all` to renew their tokens.\n")
+                   : "Imported \(imported.count): \(Self.list(imported, separator: ", ")). Run `authdeck refresh --all` to renew their tokens.\n")
         if imported.isEmpty && !skipped.isEmpty { throw ExitCode(ExitStatus.failure) }
+    }
+
+    /// The first ten items and how many more: a cache of thousands of accounts made one line
+    /// of hundreds of kilobytes. (What was skipped is always listed whole: each says why.)
+    static func list(_ items: [String], separator: String) -> String {
+        let shown = items.prefix(10).map(TerminalText.inert).joined(separator: separator)
+        return items.count > 10 ? shown + "\(separator)and \(items.count - 10) more (`authdeck accounts` lists them)" : shown
     }
 }

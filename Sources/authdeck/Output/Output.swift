@@ -21,7 +21,20 @@ enum Output {
 
     /// Writes exactly `bytes` to stdout.
     static func bytes(_ bytes: [UInt8]) {
-        FileHandle.standardOutput.write(Data(bytes))
+        bytes.withUnsafeBytes(write)
+    }
+
+    /// Writes exactly `buffer` to stdout with write(2): no copy into a `Data` first (7 MB for
+    /// `accounts --json` at 10,000 accounts).
+    static func write(_ buffer: UnsafeRawBufferPointer) {
+        guard let base = buffer.baseAddress else { return }
+        var offset = 0
+        while offset < buffer.count {
+            let n = Glibc.write(STDOUT_FILENO, base + offset, buffer.count - offset)
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { return }
+            offset += n
+        }
     }
 
     /// Prints an Encodable as stable JSON: sorted keys, pretty, slashes unescaped.
