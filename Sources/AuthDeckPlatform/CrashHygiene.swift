@@ -36,8 +36,13 @@ public enum CrashHygiene {
     }
 
     /// Runs `spawn` with the user's own core limit, which the child inherits; zero again after.
+    ///
+    /// The raise is process-wide for the moment of the spawn (posix_spawn cannot set a limit in
+    /// the child alone, and a child given its limit afterwards with prlimit(2) could already be
+    /// running without it); when the user's own limit is zero — Debian's default — nothing is
+    /// raised at all.
     public static func withInheritedLimit<T>(_ spawn: () throws -> T) rethrows -> T {
-        guard disabled else { return try spawn() }
+        guard disabled, inherited.rlim_cur != 0 else { return try spawn() }
         var own = inherited
         setrlimit(resource, &own)
         defer {

@@ -46,7 +46,7 @@ extension DeckStore: AccountStore {
             out.withUnsafeBufferPointer { rows in order.sort { Self.listedBefore(rows[$0].account, rows[$1].account) } }
             Self.permute(&out, to: order)
             var position = [String: Int](minimumCapacity: count)
-            for (index, stored) in out.enumerated() { position[stored.account.id] = index }
+            for index in out.indices { position[out[index].account.id] = index }
             // Rows of accounts left out (quarantined) find no position and are skipped.
             try loadCredentials(db, scope: .all, openSecrets: openSecrets) { id, change in
                 if let index = position[id] { try change(&out[index].credentials) }
@@ -159,13 +159,11 @@ extension DeckStore: AccountStore {
     /// The order of every listing (`accounts`, the deck, account matching).
     static let listingOrder = "provider_id, username, id"
 
-    /// `listingOrder` in Swift: by provider, username and id, comparing UTF-8 bytes as
-    /// SQLite's BINARY collation does (String's `<` compares by Unicode canonical equivalence,
-    /// which could order some names differently).
+    /// `listingOrder` in Swift: by provider, username and id, in `BinaryOrder`.
     static func listedBefore(_ a: Account, _ b: Account) -> Bool {
-        var order = compareBytes(a.providerId, b.providerId)
-        if order == 0 { order = compareBytes(a.username, b.username) }
-        if order == 0 { order = compareBytes(a.id, b.id) }
+        var order = BinaryOrder.compare(a.providerId, b.providerId)
+        if order == 0 { order = BinaryOrder.compare(a.username, b.username) }
+        if order == 0 { order = BinaryOrder.compare(a.id, b.id) }
         return order < 0
     }
 
@@ -182,19 +180,6 @@ extension DeckStore: AccountStore {
             }
             placed[i] = true
         }
-    }
-
-    /// memcmp of the UTF-8 bytes, the shorter first on a common prefix (SQLite's BINARY).
-    static func compareBytes(_ x: String, _ y: String) -> Int {
-        let fast = x.utf8.withContiguousStorageIfAvailable { a in
-            y.utf8.withContiguousStorageIfAvailable { b in
-                let common = min(a.count, b.count)
-                let c = common == 0 ? 0 : Int(memcmp(a.baseAddress!, b.baseAddress!, common))
-                return c != 0 ? c : a.count - b.count
-            }
-        }
-        if let order = fast ?? nil { return order }
-        return x.utf8.elementsEqual(y.utf8) ? 0 : (x.utf8.lexicographicallyPrecedes(y.utf8) ? -1 : 1)
     }
 
     static let accountColumns = "id, provider_id, subject, username, display_name, realm, created_at, last_sign_in_at, last_used_at, error_class, error_code, error_remedy, error_at, failed_attempts, quarantined_at, quarantine_reason"

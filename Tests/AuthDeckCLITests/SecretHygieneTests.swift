@@ -88,8 +88,14 @@ import AuthDeckPlatform
                                     environment: runner.environment)
         // renew_before is 2 h: the first pass renews both accounts, so fresh secrets are in memory.
         _ = try watch.waitFor(timeout: 60, "the first renewals") { $0.contains("renewed") ? true : nil }
-        let limits = try String(contentsOfFile: "/proc/\(watch.pid)/limits", encoding: .utf8)
-        let core = try #require(limits.split(separator: "\n").first { $0.hasPrefix("Max core file size") })
+        // Read until zero is seen (2 s at most): for the moment of each hook's spawn the limit is
+        // the user's (`CrashHygiene.withInheritedLimit`), and a hook follows every renewal.
+        var core = ""
+        let deadline = Date().addingTimeInterval(2)
+        repeat {
+            let limits = try String(contentsOfFile: "/proc/\(watch.pid)/limits", encoding: .utf8)
+            core = String(try #require(limits.split(separator: "\n").first { $0.hasPrefix("Max core file size") }))
+        } while core.split(separator: " ", omittingEmptySubsequences: true).dropFirst(4).first != "0" && Date() < deadline
         #expect(core.split(separator: " ", omittingEmptySubsequences: true).dropFirst(4).first == "0", "\(core)")
         let argv = (try? String(contentsOfFile: "/proc/\(watch.pid)/cmdline", encoding: .utf8)) ?? ""
         #expect(argv.contains("watch"))

@@ -5,8 +5,9 @@ import AuthDeckConfig
 import AuthDeckTestSupport
 @testable import AuthDeckCLI
 
-/// The hand-built JSON of `accounts --json` is byte for byte what JSONEncoder writes for the
-/// same `AccountJSON`: every field, every state of the fixture deck, hostile strings.
+/// The hand-built JSON of `accounts --json`, written straight from the deck's entries, is byte
+/// for byte what JSONEncoder writes for the same `AccountJSON`s: every field, every state of
+/// the fixture deck, hostile strings, whole or in pieces.
 @Suite struct JSONWriterTests {
     func encoderText<T: Encodable>(_ value: T) throws -> String {
         let encoder = JSONEncoder()
@@ -26,9 +27,17 @@ import AuthDeckTestSupport
                                      cookies: [Cookie(id: "c", name: "FedAuth", value: Secret("v"), domain: ".x", expiresAt: now)]))
         let assessment = DeckAssessment(accounts: DeckFixture(now: now).accounts + [hostile], providers: config.knownProviders,
                                         statePolicy: config.statePolicy, pruneSettings: config.pruneSettings, now: now)
-        let accounts = assessment.entries.map { AccountJSON($0, now: now, skew: config.statePolicy.clockSkew) }
+        let skew = config.statePolicy.clockSkew
+        let accounts = assessment.entries.map { AccountJSON($0, now: now, skew: skew) }
         #expect(accounts.count > 10)
-        #expect(String(decoding: AccountJSON.document(accounts), as: UTF8.self) == (try encoderText(accounts)))
-        #expect(String(decoding: AccountJSON.document([]), as: UTF8.self) == (try encoderText([AccountJSON]())))
+        let written = String(decoding: AccountJSON.document(assessment.entries, now: now, skew: skew), as: UTF8.self)
+        #expect(written == (try encoderText(accounts)))
+        #expect(String(decoding: AccountJSON.document([], now: now, skew: skew), as: UTF8.self) == (try encoderText([AccountJSON]())))
+        // Written in pieces (as `accounts --json` does), the document is the same bytes.
+        var pieces: [UInt8] = []
+        var count = 0
+        AccountJSON.stream(assessment.entries, now: now, skew: skew, chunk: 100) { pieces += $0; count += 1 }
+        #expect(String(decoding: pieces, as: UTF8.self) == written)
+        #expect(count > 10)
     }
 }

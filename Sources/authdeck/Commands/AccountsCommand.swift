@@ -22,7 +22,7 @@ struct AccountsCommand: AsyncParsableCommand {
         let now = assessment.now
         if json {
             let skew = config.statePolicy.clockSkew
-            return AccountJSON.stream(entries.lazy.map { AccountJSON($0, now: now, skew: skew) }, to: Output.write)
+            return AccountJSON.stream(entries, now: now, skew: skew, to: Output.write)
         }
         if entries.isEmpty {
             Output.raw("No accounts yet.\n")

@@ -1,3 +1,5 @@
+import AuthDeckCore
+
 /// Writes JSON straight into a byte buffer, in exactly the form `Output.json` gives
 /// (JSONEncoder's pretty printing, sorted keys, slashes unescaped).
 ///
@@ -64,6 +66,17 @@ struct JSONWriter {
         guard let value else { return }
         key(name)
         string(value)
+    }
+
+    /// `"name" : "2026-11-22T11:27:20Z"`, or nothing when `instant` is nil; the date's digits
+    /// go straight into the buffer.
+    mutating func field(_ name: StaticString, _ instant: Instant?) {
+        guard let instant else { return }
+        key(name)
+        separate()  // the value's turn, as `string` would take it
+        buffer.append(0x22)
+        instant.withISO8601 { buffer.append($0) }
+        buffer.append(0x22)
     }
 
     /// The finished document with its final newline.
