@@ -159,12 +159,27 @@ extension DeckStore: AccountStore {
     /// The order of every listing (`accounts`, the deck, account matching).
     static let listingOrder = "provider_id, username, id"
 
-    /// `listingOrder` in Swift: by provider, username and id, in `BinaryOrder`.
+    /// `listingOrder` in Swift: by provider, username and id, comparing UTF-8 bytes as
+    /// SQLite's BINARY collation does (String's `<` compares by Unicode canonical equivalence,
+    /// which could order some spellings differently from the SQL it replaces).
     static func listedBefore(_ a: Account, _ b: Account) -> Bool {
-        var order = BinaryOrder.compare(a.providerId, b.providerId)
-        if order == 0 { order = BinaryOrder.compare(a.username, b.username) }
-        if order == 0 { order = BinaryOrder.compare(a.id, b.id) }
+        var order = compareBytes(a.providerId, b.providerId)
+        if order == 0 { order = compareBytes(a.username, b.username) }
+        if order == 0 { order = compareBytes(a.id, b.id) }
         return order < 0
+    }
+
+    /// memcmp of the UTF-8 bytes, the shorter first on a common prefix (SQLite's BINARY).
+    static func compareBytes(_ x: String, _ y: String) -> Int {
+        let fast = x.utf8.withContiguousStorageIfAvailable { a in
+            y.utf8.withContiguousStorageIfAvailable { b in
+                let common = min(a.count, b.count)
+                let c = common == 0 ? 0 : Int(memcmp(a.baseAddress!, b.baseAddress!, common))
+                return c != 0 ? c : a.count - b.count
+            }
+        }
+        if let order = fast ?? nil { return order }
+        return x.utf8.elementsEqual(y.utf8) ? 0 : (x.utf8.lexicographicallyPrecedes(y.utf8) ? -1 : 1)
     }
 
     /// Rearranges `items` so that `items[i]` becomes the old `items[order[i]]`, by swapping

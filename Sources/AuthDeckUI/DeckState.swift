@@ -80,7 +80,7 @@ public struct DeckState: Equatable, Sendable {
             switch sort {
             case .expiry:
                 let x = shown[i].expiry?.secondsSinceEpoch ?? .max, y = shown[j].expiry?.secondsSinceEpoch ?? .max
-                return x != y ? x < y : BinaryOrder.precedes(shown[i].id, shown[j].id)
+                return x != y ? x < y : shown[i].id < shown[j].id
             case .provider:
                 return (shown[i].providerId, shown[i].username, shown[i].id) < (shown[j].providerId, shown[j].username, shown[j].id)
             case .name:
@@ -88,7 +88,7 @@ public struct DeckState: Equatable, Sendable {
                     < (shown[j].displayName.lowercased(), shown[j].username, shown[j].id)
             case .lastUsed:
                 let x = shown[i].lastUsed?.secondsSinceEpoch ?? .min, y = shown[j].lastUsed?.secondsSinceEpoch ?? .min
-                return x != y ? x > y : BinaryOrder.precedes(shown[i].id, shown[j].id)
+                return x != y ? x > y : shown[i].id < shown[j].id
             }
         }
         return order.map { shown[$0] }
