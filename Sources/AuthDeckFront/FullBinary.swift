@@ -29,7 +29,7 @@ enum FullBinary {
     }
 
     private static func fail(_ message: String) -> Never {
-        let line = "authdeck: error: \(message)\n"
+        let line = "authdeck: \(message)\n"  // as authdeck-full prints errors
         _ = line.utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
         exit(1)
     }

@@ -17,8 +17,6 @@ struct JSONWriter {
 
     init(capacity: Int = 1 << 16) { buffer = ByteBuffer(capacity: capacity) }
 
-    /// Everything written and not yet drained.
-    var bytes: [UInt8] { buffer.withBytes { Array($0) } }
     /// How many bytes are written and not yet drained.
     var count: Int { buffer.count }
 
@@ -77,12 +75,6 @@ struct JSONWriter {
         buffer.append(0x22)
         instant.withISO8601 { buffer.append($0) }
         buffer.append(0x22)
-    }
-
-    /// The finished document with its final newline.
-    mutating func finish() -> [UInt8] {
-        finishLine()
-        return bytes
     }
 
     /// Ends the document with its final newline.

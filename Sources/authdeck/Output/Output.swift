@@ -19,11 +19,6 @@ enum Output {
         FileHandle.standardOutput.write(Data(text.utf8))
     }
 
-    /// Writes exactly `bytes` to stdout.
-    static func bytes(_ bytes: [UInt8]) {
-        bytes.withUnsafeBytes(write)
-    }
-
     /// Writes exactly `buffer` to stdout with write(2): no copy into a `Data` first (7 MB for
     /// `accounts --json` at 10,000 accounts).
     static func write(_ buffer: UnsafeRawBufferPointer) {
