@@ -18,7 +18,7 @@ extension DeckStore: AccountStore {
 
     /// Only the account rows, no credentials: for matching an ACCOUNT argument.
     public func accountRows(includeQuarantined: Bool = false) throws -> [Account] {
-        try pool.read { db in
+        try read { db in
             let filter = includeQuarantined ? "" : " WHERE quarantined_at IS NULL"
             return try Row.fetchAll(db, sql: "SELECT \(Self.accountColumns) FROM accounts\(filter) ORDER BY \(Self.listingOrder)")
                 .map(Self.account(from:))
@@ -31,7 +31,7 @@ extension DeckStore: AccountStore {
     /// id to position: building a dictionary of every account's credentials first, then
     /// moving each out again, was a third of this read at 10,000 accounts.
     func accounts(includeQuarantined: Bool, openSecrets: Bool) throws -> [StoredAccount] {
-        try pool.read { db in
+        try read { db in
             let filter = includeQuarantined ? "" : " WHERE quarantined_at IS NULL"
             let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM accounts\(filter)") ?? 0
             var out: [StoredAccount] = []
@@ -56,7 +56,7 @@ extension DeckStore: AccountStore {
     }
 
     public func account(id: String) throws -> StoredAccount? {
-        try pool.read { db in
+        try read { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT \(Self.accountColumns) FROM accounts WHERE id = ?", arguments: [id]) else {
                 return nil
             }
@@ -67,14 +67,14 @@ extension DeckStore: AccountStore {
     }
 
     public func insert(_ stored: StoredAccount) throws {
-        try pool.write { db in
+        try write { db in
             try Self.writeAccount(stored.account, db, insert: true)
             try writeCredentials(stored.credentials, accountId: stored.account.id, db)
         }
     }
 
     public func saveSignIn(_ account: Account, credentials: Credentials, event: DeckEvent) throws {
-        try pool.write { db in
+        try write { db in
             try Self.writeAccount(account, db, insert: false)
             try writeCredentials(credentials, accountId: account.id, db)
             try Self.insertEvent(event, db)
@@ -82,22 +82,22 @@ extension DeckStore: AccountStore {
     }
 
     public func update(_ account: Account) throws {
-        try pool.write { db in try Self.writeAccount(account, db, insert: false) }
+        try write { db in try Self.writeAccount(account, db, insert: false) }
     }
 
     public func replaceCredentials(_ credentials: Credentials, accountId: String) throws {
-        try pool.write { db in try writeCredentials(credentials, accountId: accountId, db) }
+        try write { db in try writeCredentials(credentials, accountId: accountId, db) }
     }
 
     public func delete(accountId: String) throws {
-        try pool.write { db in
+        try write { db in
             try db.execute(sql: "DELETE FROM accounts WHERE id = ?", arguments: [accountId])
             guard db.changesCount > 0 else { throw StoreError.notFound(accountId: accountId) }
         }
     }
 
     public func quarantine(_ candidates: [PruneCandidate], at: Instant) throws {
-        try pool.write { db in
+        try write { db in
             let update = try db.cachedStatement(sql: "UPDATE accounts SET quarantined_at = ?, quarantine_reason = ? WHERE id = ? AND quarantined_at IS NULL")
             for c in candidates {
                 try update.execute(arguments: [at.secondsSinceEpoch, c.reason.sentence, c.account.id])
@@ -110,7 +110,7 @@ extension DeckStore: AccountStore {
 
     public func restore(ids: [String]?) throws -> [Account] {
         let now = clock.now()
-        return try pool.write { db in
+        return try write { db in
             var rows = try Row.fetchAll(db, sql: "SELECT \(Self.accountColumns) FROM accounts WHERE quarantined_at IS NOT NULL")
             if let ids { rows = rows.filter { ids.contains($0["id"]) } }
             var restored: [Account] = []
@@ -130,7 +130,7 @@ extension DeckStore: AccountStore {
 
     public func purgeQuarantine(before: Instant) throws -> [Account] {
         let now = clock.now()
-        return try pool.write { db in
+        return try write { db in
             let rows = try Row.fetchAll(db, sql: "SELECT \(Self.accountColumns) FROM accounts WHERE quarantined_at IS NOT NULL AND quarantined_at <= ?",
                                         arguments: [before.secondsSinceEpoch])
             let accounts = rows.map(Self.account(from:))
@@ -146,7 +146,7 @@ extension DeckStore: AccountStore {
     /// Notes that an account's credential was just used, at most once a minute, so the
     /// hot `token` path rarely pays for a write.
     public func touch(accountId: String, at now: Instant) throws {
-        try pool.write { db in
+        try write { db in
             try db.execute(sql: "UPDATE accounts SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)",
                            arguments: [now.secondsSinceEpoch, accountId, now.secondsSinceEpoch - 60])
         }

@@ -5,11 +5,11 @@ import AuthDeckCore
 /// The audit trail: append-only rows of what happened, never holding a secret.
 extension DeckStore {
     public func append(_ event: DeckEvent) throws {
-        try pool.write { db in try Self.insertEvent(event, db) }
+        try write { db in try Self.insertEvent(event, db) }
     }
 
     public func events(since: Instant?, accountId: String?, limit: Int?) throws -> [DeckEvent] {
-        try pool.read { db in
+        try read { db in
             var clauses: [String] = []
             var args: StatementArguments = []
             if let since {

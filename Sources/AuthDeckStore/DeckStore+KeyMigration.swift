@@ -23,7 +23,7 @@ extension DeckStore {
     /// `--to passphrase` on a passphrase store changes the passphrase.
     public func migrateKey(to kind: KeySourceKind, keys: KeySources) throws -> KeyMigration {
         let path = location.databasePath
-        let current = try pool.read { db in try DataKeySealing.fetch(db) }
+        let current = try read { db in try DataKeySealing.fetch(db) }
         guard let current else { throw StoreError.unreadable(path: path, detail: "the store has no data key") }
         if current.kind == kind, kind != .passphrase {
             return KeyMigration(from: kind, to: kind, source: keys.describe(current), notes: ["already sealed with \(kind.rawValue); nothing changed"])
@@ -35,7 +35,7 @@ extension DeckStore {
                                   parameters: parameters, storeID: storeID)
         let now = clock.now()
         do {
-            try pool.write { db in
+            try write { db in
                 guard let latest = try DataKeySealing.fetch(db), latest.sealed == current.sealed else {
                     throw StoreError.keySource(source: kind.rawValue, detail: "another process changed the key source of \(path) meanwhile; nothing changed, run the command again")
                 }

@@ -7,7 +7,7 @@ extension DeckStore: ProviderSecretStore {
     static func providerContext(_ provider: String, _ name: String) -> String { "authdeck/v1/provider_secrets/\(provider)/\(name)" }
 
     public func providerSecret(_ name: String, provider: String) throws -> Secret? {
-        try pool.read { db in
+        try read { db in
             guard let data = try Data.fetchOne(db, sql: "SELECT sealed_value FROM provider_secrets WHERE provider_id = ? AND name = ?",
                                                arguments: [provider, name]) else { return nil }
             return try box.openString(data, context: Self.providerContext(provider, name))
@@ -15,7 +15,7 @@ extension DeckStore: ProviderSecretStore {
     }
 
     public func setProviderSecret(_ value: Secret?, name: String, provider: String) throws {
-        try pool.write { db in
+        try write { db in
             if let value {
                 try db.execute(sql: "REPLACE INTO provider_secrets (provider_id, name, sealed_value) VALUES (?, ?, ?)",
                                arguments: [provider, name, try box.sealString(value, context: Self.providerContext(provider, name))])

@@ -12,7 +12,7 @@ import Glibc
 /// are written, in the same transaction, so a second writer cannot overwrite a rotation.
 extension DeckStore {
     public func acquireRenewalLease(accountId: String, holder: String, until: Instant, now: Instant) throws -> Bool {
-        try pool.writeWithoutTransaction { db in
+        try writeWithoutTransaction { db in
             var taken = false
             try db.inTransaction(.immediate) {
                 let row = try Row.fetchOne(db, sql: "SELECT holder, expires_at FROM leases WHERE account_id = ?", arguments: [accountId])
@@ -32,14 +32,14 @@ extension DeckStore {
     }
 
     public func releaseRenewalLease(accountId: String, holder: String) throws {
-        try pool.write { db in
+        try write { db in
             try db.execute(sql: "DELETE FROM leases WHERE account_id = ? AND holder = ?", arguments: [accountId, holder])
         }
     }
 
     public func commitRenewal(_ credentials: Credentials, accountId: String, expectedGeneration: Int?,
                               event: DeckEvent) throws -> Bool {
-        try pool.writeWithoutTransaction { db in
+        try writeWithoutTransaction { db in
             var committed = false
             try db.inTransaction(.immediate) {
                 let generation = try Int.fetchOne(db, sql: "SELECT generation FROM refresh_tokens WHERE account_id = ?",
@@ -59,7 +59,7 @@ extension DeckStore {
     }
 
     public func recordFailure(accountId: String, error: AccountError?, event: DeckEvent) throws {
-        try pool.write { db in
+        try write { db in
             if let error {
                 try db.execute(sql: """
                     UPDATE accounts SET error_class = ?, error_code = ?, error_remedy = ?, error_at = ?,

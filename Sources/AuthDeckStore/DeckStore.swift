@@ -135,6 +135,11 @@ public final class DeckStore: Sendable {
                 attempt += 1
                 usleep(useconds_t(min(50, 5 * attempt)) * 1000)
             } catch let error as DatabaseError {
+                // Opening writes the -wal and -shm files: on a full disk SQLite says "disk I/O
+                // error", which would send the user looking for a broken disk.
+                if FileSafety.diskFull(near: path) {
+                    throw StoreError.database(path: path, code: 13, message: error.message ?? "\(error.resultCode)")
+                }
                 throw StoreError.unreadable(path: path, detail: error.message ?? "\(error.resultCode)")
             }
         }
@@ -180,7 +185,30 @@ public final class DeckStore: Sendable {
 
     /// Runs `body` in one write transaction; for callers composing several changes.
     public func write<T>(_ body: (Database) throws -> T) throws -> T {
-        try pool.write { db in try body(db) }
+        try worded { try pool.write { db in try body(db) } }
+    }
+
+    /// Runs `body` in one read transaction.
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        try worded { try pool.read { db in try body(db) } }
+    }
+
+    /// Runs `body` on the writer connection outside a transaction (it manages its own).
+    func writeWithoutTransaction<T>(_ body: (Database) throws -> T) throws -> T {
+        try worded { try pool.writeWithoutTransaction { db in try body(db) } }
+    }
+
+    /// Runs `body`, turning SQLite's own failures into `StoreError.database`, which names the
+    /// store file and says what it means for the user (a full disk printed as GRDB's "SQLite
+    /// error 13 … while executing `INSERT …`" before).
+    private func worded<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as DatabaseError {
+            let full = error.resultCode == .SQLITE_IOERR && FileSafety.diskFull(near: location.databasePath)
+            throw StoreError.database(path: location.databasePath, code: full ? 13 : error.resultCode.rawValue,
+                                      message: error.message ?? "\(error.resultCode)")
+        }
     }
 }
 

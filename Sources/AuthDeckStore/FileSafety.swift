@@ -62,6 +62,15 @@ enum FileSafety {
         return "\(path): file mode is \(octal(st.st_mode & 0o777)); authdeck expects 0600 (chmod 600 \(path))"
     }
 
+    /// Whether the file system holding `path` has no space left for an unprivileged writer
+    /// (SQLite reports a failed write of its -wal or -shm file as "disk I/O error").
+    static func diskFull(near path: String) -> Bool {
+        var fs = statvfs()
+        let dir = (path as NSString).deletingLastPathComponent
+        guard statvfs(dir.isEmpty ? "." : dir, &fs) == 0 else { return false }
+        return fs.f_bavail == 0
+    }
+
     static func octal(_ mode: mode_t) -> String {
         let s = String(mode, radix: 8)
         return String(repeating: "0", count: max(0, 4 - s.count)) + s

@@ -9,6 +9,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case sealedValueRejected(context: String)
     case io(path: String, detail: String)
     case notFound(accountId: String)
+    /// SQLite refused a read or write of the store: its primary result code and message.
+    case database(path: String, code: Int32, message: String)
 
     public var description: String {
         switch self {
@@ -28,6 +30,15 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
             return "\(path): \(detail)"
         case .notFound(let accountId):
             return "no account \(accountId)"
+        case .database(let path, let code, let message):
+            switch code {
+            case 13: return "\(path): the disk is full; nothing was changed (SQLite: \(message))"
+            case 8: return "\(path): the store cannot be written (read-only file or directory); nothing was changed (SQLite: \(message))"
+            case 5: return "\(path): another authdeck process held the store too long; nothing was changed — try again (SQLite: \(message))"
+            case 11, 26: return "\(path): the store is damaged (SQLite: \(message)); restore it from a backup or move it away"
+            case 10: return "\(path): cannot read or write the store file (SQLite: \(message))"
+            default: return "\(path): \(message) (SQLite error \(code))"
+            }
         }
     }
 }
