@@ -42,8 +42,8 @@ public final class DeckStore: Sendable {
         let keys = keys ?? KeySources(keyFile: KeyFile(path: location.keyFilePath))
         let keyFile = keys.keyFile
         var warnings: [String] = []
-        let dir = (path as NSString).deletingLastPathComponent
-        if let w = try FileSafety.ensurePrivateDirectory(dir.isEmpty ? "." : dir) { warnings.append(w) }
+        // The same directory the `authdeck` front checks before answering a token.
+        if let w = try FileSafety.ensurePrivateDirectory(location.directory) { warnings.append(w) }
 
         var created: (key: SymmetricKey, created: Bool)?
         var keyFileKey: SymmetricKey?
@@ -137,9 +137,8 @@ public final class DeckStore: Sendable {
             } catch let error as DatabaseError {
                 // Opening writes the -wal and -shm files: on a full disk SQLite says "disk I/O
                 // error", which would send the user looking for a broken disk.
-                if FileSafety.diskFull(near: path) {
-                    throw StoreError.database(path: path, code: 13, message: error.message ?? "\(error.resultCode)")
-                }
+                let worded = StoreError.database(error, path: path)
+                if case .database(_, ResultCode.SQLITE_FULL.rawValue, _) = worded { throw worded }
                 throw StoreError.unreadable(path: path, detail: error.message ?? "\(error.resultCode)")
             }
         }
@@ -205,9 +204,7 @@ public final class DeckStore: Sendable {
         do {
             return try body()
         } catch let error as DatabaseError {
-            let full = error.resultCode == .SQLITE_IOERR && FileSafety.diskFull(near: location.databasePath)
-            throw StoreError.database(path: location.databasePath, code: full ? 13 : error.resultCode.rawValue,
-                                      message: error.message ?? "\(error.resultCode)")
+            throw StoreError.database(error, path: location.databasePath)
         }
     }
 }

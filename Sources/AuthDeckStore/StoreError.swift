@@ -1,3 +1,5 @@
+import GRDB
+
 /// A store failure worded for a person: which file, and what is wrong with it.
 public enum StoreError: Error, Equatable, CustomStringConvertible {
     case notADatabase(path: String, detail: String)
@@ -11,6 +13,14 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case notFound(accountId: String)
     /// SQLite refused a read or write of the store: its primary result code and message.
     case database(path: String, code: Int32, message: String)
+
+    /// `database` for an SQLite failure on the store at `path`; SQLite's "disk I/O error" on a
+    /// file system with no space left (its failed -wal/-shm write) is called a full disk.
+    static func database(_ error: DatabaseError, path: String) -> StoreError {
+        let full = error.resultCode == .SQLITE_FULL || (error.resultCode == .SQLITE_IOERR && FileSafety.diskFull(near: path))
+        return .database(path: path, code: (full ? ResultCode.SQLITE_FULL : error.resultCode).rawValue,
+                         message: error.message ?? "\(error.resultCode)")
+    }
 
     public var description: String {
         switch self {
@@ -31,12 +41,12 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
         case .notFound(let accountId):
             return "no account \(accountId)"
         case .database(let path, let code, let message):
-            switch code {
-            case 13: return "\(path): the disk is full; nothing was changed (SQLite: \(message))"
-            case 8: return "\(path): the store cannot be written (read-only file or directory); nothing was changed (SQLite: \(message))"
-            case 5: return "\(path): another authdeck process held the store too long; nothing was changed — try again (SQLite: \(message))"
-            case 11, 26: return "\(path): the store is damaged (SQLite: \(message)); restore it from a backup or move it away"
-            case 10: return "\(path): cannot read or write the store file (SQLite: \(message))"
+            switch ResultCode(rawValue: code) {
+            case .SQLITE_FULL: return "\(path): the disk is full; nothing was changed (SQLite: \(message))"
+            case .SQLITE_READONLY: return "\(path): the store cannot be written (read-only file or directory); nothing was changed (SQLite: \(message))"
+            case .SQLITE_BUSY: return "\(path): another authdeck process held the store too long; nothing was changed — try again (SQLite: \(message))"
+            case .SQLITE_CORRUPT, .SQLITE_NOTADB: return "\(path): the store is damaged (SQLite: \(message)); restore it from a backup or move it away"
+            case .SQLITE_IOERR: return "\(path): cannot read or write the store file (SQLite: \(message))"
             default: return "\(path): \(message) (SQLite error \(code))"
             }
         }

@@ -14,20 +14,16 @@ public struct DeckRow: Equatable, Sendable {
     public var neverExpires: Bool
     public var lastUsed: Instant?
     public var renewable: Bool
-    /// The detail pane's lines, as given or made from `DeckRowDetail` when asked for.
-    public var detail: [String] {
-        switch details {
-        case .lines(let lines): return lines
-        case .deferred(let source): return source.lines
-        }
-    }
-    private var details: Details
+    /// The detail pane's lines, made from `details` when the pane shows the row.
+    public var detail: [String] { details.lines }
+    private var details: DeckRowDetail
     /// When the open deck renews this account by itself (its provider's `renew_before` ahead of
     /// expiry); nil when it cannot renew silently.
     public var renewAt: Instant?
 
+    /// A row whose detail lines are made from `detail` when the pane shows it.
     public init(id: String, providerId: String, providerKind: ProviderKind?, displayName: String, username: String, realm: String,
-                state: AccountState, expiry: Instant?, neverExpires: Bool, lastUsed: Instant?, renewable: Bool, detail: [String]) {
+                state: AccountState, expiry: Instant?, neverExpires: Bool, lastUsed: Instant?, renewable: Bool, detail: DeckRowDetail) {
         self.id = id
         self.providerId = providerId
         self.providerKind = providerKind
@@ -39,21 +35,7 @@ public struct DeckRow: Equatable, Sendable {
         self.neverExpires = neverExpires
         self.lastUsed = lastUsed
         self.renewable = renewable
-        self.details = .lines(detail.map(TerminalText.inert))
-    }
-
-    /// A row whose detail lines are made from `detail` when the pane shows it.
-    public init(id: String, providerId: String, providerKind: ProviderKind?, displayName: String, username: String, realm: String,
-                state: AccountState, expiry: Instant?, neverExpires: Bool, lastUsed: Instant?, renewable: Bool, detail: DeckRowDetail) {
-        self.init(id: id, providerId: providerId, providerKind: providerKind, displayName: displayName, username: username, realm: realm,
-                  state: state, expiry: expiry, neverExpires: neverExpires, lastUsed: lastUsed, renewable: renewable, detail: [String]())
-        self.details = .deferred(detail)
-    }
-
-    /// Detail lines given, or the data to make them from.
-    private enum Details: Equatable, Sendable {
-        case lines([String])
-        case deferred(DeckRowDetail)
+        self.details = detail
     }
 
     /// How bad the state is, for sorting providers by their worst account.

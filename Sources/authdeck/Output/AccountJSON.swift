@@ -176,14 +176,8 @@ struct AccountJSON: Encodable {
         w.endObject()
     }
 
-    /// A JSON array of the entries' accounts, as `Output.json` would print `[AccountJSON]`.
-    static func document(_ entries: [DeckAssessment.Entry], now: Instant, skew: TimeSpan) -> [UInt8] {
-        var out: [UInt8] = []
-        stream(entries, now: now, skew: skew, chunk: .max) { out += $0 }
-        return out
-    }
-
-    /// The same document handed to `sink` in pieces of about `chunk` bytes.
+    /// A JSON array of the entries' accounts — what `Output.json` would print for their
+    /// `[AccountJSON]` — handed to `sink` in pieces of about `chunk` bytes.
     ///
     /// Why: at 10,000 accounts the document is 7 MB; building it whole made page faults a
     /// quarter of `accounts --json`.
