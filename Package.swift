@@ -28,12 +28,14 @@ let package = Package(
         .target(name: "CSecret", path: "Sources/CSecret", linkerSettings: [.linkedLibrary("dl")]),
         // SQLite's C API for the front (authdeck-full reaches SQLite through GRDB).
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
+        // glibc's <malloc.h> (mallopt), for AuthDeckPlatform's MallocTuning.
+        .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
 
         // Pure values and logic. Imports only the standard library.
         .target(name: "AuthDeckCore", swiftSettings: strict),
         // What both binaries resolve alike: store, key and config paths, the token fast-path
-        // record, crash hygiene. Imports only Glibc.
-        .target(name: "AuthDeckPlatform", swiftSettings: strict),
+        // record, crash hygiene, malloc tuning. Imports only Glibc (and its <malloc.h>).
+        .target(name: "AuthDeckPlatform", dependencies: ["CMalloc"], swiftSettings: strict),
         // config.toml loading and validation.
         .target(name: "AuthDeckConfig", dependencies: [
             "AuthDeckCore", "AuthDeckUI", .product(name: "TOMLKit", package: "TOMLKit"),
@@ -42,6 +44,8 @@ let package = Package(
         .target(name: "AuthDeckStore", dependencies: [
             "AuthDeckCore", "AuthDeckPlatform", "CSecret",
             .product(name: "GRDB", package: "GRDB.swift"),
+            // SQLite's C API, as GRDB links it: listings read rows with it (RowReader).
+            .product(name: "GRDBSQLite", package: "GRDB.swift"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "CryptoExtras", package: "swift-crypto"),
         ], swiftSettings: strict),

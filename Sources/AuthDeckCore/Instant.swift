@@ -41,34 +41,44 @@ public struct Instant: Comparable, Hashable, Sendable, Codable, CustomStringConv
         return "\(pad(y, 4))-\(pad(m))-\(pad(d))T\(pad(secs / 3600)):\(pad(secs % 3600 / 60)):\(pad(secs % 60))Z"
     }
 
-    /// Calls `body` with the bytes of `iso8601`, without making a String for the usual years
-    /// (0–9999): what `accounts --json` writes for every date of 10,000 accounts.
-    public func withISO8601<T>(_ body: (UnsafeRawBufferPointer) -> T) -> T {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
-            if fillISO8601(buffer) { return body(UnsafeRawBufferPointer(buffer)) }
-            var text = iso8601
-            return text.withUTF8 { body(UnsafeRawBufferPointer($0)) }
-        }
+    /// Writes the 20 bytes of `iso8601` at `out` and returns true, or writes nothing and
+    /// returns false for a year outside 0–9999 (then use `iso8601`).
+    ///
+    /// Why: `accounts --json` writes three dates for each of 10,000 accounts straight into
+    /// its output buffer; digit pairs come from a table, no String or closure in between.
+    @inline(__always)
+    public func writeISO8601(to out: UnsafeMutablePointer<UInt8>) -> Bool {
+        let days = secondsSinceEpoch >= 0 ? secondsSinceEpoch / 86_400 : (secondsSinceEpoch - 86_399) / 86_400
+        let secs = Int(secondsSinceEpoch - days * 86_400)
+        let (y, m, d) = Instant.civil(fromDays: days)
+        guard y >= 0, y <= 9999 else { return false }
+        Instant.pair(Int(y) / 100, out)
+        Instant.pair(Int(y) % 100, out + 2)
+        out[4] = 0x2D
+        Instant.pair(Int(m), out + 5)
+        out[7] = 0x2D
+        Instant.pair(Int(d), out + 8)
+        out[10] = 0x54
+        Instant.pair(secs / 3600, out + 11)
+        out[13] = 0x3A
+        Instant.pair(secs % 3600 / 60, out + 14)
+        out[16] = 0x3A
+        Instant.pair(secs % 60, out + 17)
+        out[19] = 0x5A
+        return true
     }
 
-    /// Writes the 20 bytes of `iso8601` into `buffer`; false (nothing written) for a year
-    /// outside 0–9999.
+    /// The two decimal digits of `v` (0–99) at `out`.
+    @inline(__always)
+    static func pair(_ v: Int, _ out: UnsafeMutablePointer<UInt8>) {
+        out[0] = UInt8(truncatingIfNeeded: 48 &+ v / 10)
+        out[1] = UInt8(truncatingIfNeeded: 48 &+ v % 10)
+    }
+
+    /// `writeISO8601` into a buffer of at least 20 bytes.
     private func fillISO8601(_ buffer: UnsafeMutableBufferPointer<UInt8>) -> Bool {
-        let days = secondsSinceEpoch >= 0 ? secondsSinceEpoch / 86_400 : (secondsSinceEpoch - 86_399) / 86_400
-        let secs = secondsSinceEpoch - days * 86_400
-        let (y, m, d) = Instant.civil(fromDays: days)
-        guard (0...9999).contains(y), buffer.count >= 20 else { return false }
-        func put(_ v: Int64, _ at: Int, _ width: Int) {
-            var v = v
-            for i in stride(from: at + width - 1, through: at, by: -1) {
-                buffer[i] = UInt8(48 + v % 10)
-                v /= 10
-            }
-        }
-        put(y, 0, 4); buffer[4] = 0x2D; put(m, 5, 2); buffer[7] = 0x2D; put(d, 8, 2); buffer[10] = 0x54
-        put(secs / 3600, 11, 2); buffer[13] = 0x3A; put(secs % 3600 / 60, 14, 2); buffer[16] = 0x3A
-        put(secs % 60, 17, 2); buffer[19] = 0x5A
-        return true
+        guard buffer.count >= 20, let base = buffer.baseAddress else { return false }
+        return writeISO8601(to: base)
     }
 
     public var description: String { iso8601 }

@@ -64,6 +64,7 @@ public struct KeepAlivePlan: Equatable, Sendable {
     /// When the open deck should renew this account by itself: `renew_before` ahead of the
     /// expiry of a usable credential. nil when it cannot renew silently, or has already
     /// expired — the deck shows those for a person to act on (r, R), and `watch` renews them.
+    @inlinable
     public static func renewalDue(_ entry: DeckAssessment.Entry, now: Instant, skew: TimeSpan, renewBefore: TimeSpan,
                                   silentRenewal: Bool) -> Instant? {
         guard canRenew(entry.stored, now: now, silentRenewal: silentRenewal), !gaveUp(entry.stored) else { return nil }
@@ -75,10 +76,12 @@ public struct KeepAlivePlan: Equatable, Sendable {
 
     /// The provider already refused a silent renewal: trying again would fail the same way,
     /// every time, until a person signs in (which clears the error).
+    @usableFromInline
     static func gaveUp(_ stored: StoredAccount) -> Bool {
         stored.account.lastError?.errorClass == .needsInteraction
     }
 
+    @usableFromInline
     static func canRenew(_ stored: StoredAccount, now: Instant, silentRenewal: Bool) -> Bool {
         silentRenewal || (stored.credentials.refreshToken?.isUsable(at: now) ?? false)
     }

@@ -19,10 +19,19 @@ public enum PrunePolicy {
         let byId = providers.map { Dictionary($0.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }) }
         let kept = keptOfDuplicates(accounts, now: now, skew: statePolicy.clockSkew)
         var out: [PruneCandidate] = []
-        for stored in accounts where stored.account.quarantinedAt == nil {
-            if let reason = reason(for: stored, providers: byId, keptOfGroup: kept, settings: settings,
-                                   skew: statePolicy.clockSkew, now: now) {
-                out.append(PruneCandidate(account: stored.account, reason: reason))
+        // Accounts come grouped by provider: its profile is looked up once per run of them,
+        // not twice per account (hashing the id and copying the profile each time was a
+        // seventh of this at 10,000 accounts).
+        var profileId: String?
+        var profile: ProviderProfile?
+        for index in accounts.indices where accounts[index].account.quarantinedAt == nil {
+            if accounts[index].account.providerId != profileId {
+                profileId = accounts[index].account.providerId
+                profile = byId?[accounts[index].account.providerId]
+            }
+            if let reason = reason(for: accounts[index], profile: profile, providersKnown: byId != nil, keptOfGroup: kept,
+                                   settings: settings, skew: statePolicy.clockSkew, now: now) {
+                out.append(PruneCandidate(account: accounts[index].account, reason: reason))
             }
         }
         return out
@@ -37,22 +46,25 @@ public enum PrunePolicy {
             .map { ($0.account.id, $0.reason) }, uniquingKeysWith: { a, _ in a })
     }
 
+    /// - Parameters:
+    ///   - profile: the account's provider as configured (nil: not configured, or no config).
+    ///   - providersKnown: whether a config was read (without one, no provider counts as removed).
     static func reason(
-        for stored: StoredAccount, providers: [String: ProviderProfile]?, keptOfGroup: [GroupKey: String],
+        for stored: StoredAccount, profile: ProviderProfile?, providersKnown: Bool, keptOfGroup: [GroupKey: String],
         settings: PruneSettings, skew: TimeSpan, now: Instant
     ) -> PruneReason? {
         let account = stored.account
         let usable = stored.credentials.hasUsableCredential(at: now, skew: skew)
         let transient = account.lastError?.errorClass == .transient
 
-        if let providers, providers[account.providerId] == nil {
+        if providersKnown, profile == nil {
             return .providerRemoved(providerId: account.providerId)
         }
         if account.lastSignInAt == nil, stored.credentials.isEmpty, !transient,
            account.createdAt + settings.signInGrace <= now {
             return .signInNeverCompleted
         }
-        if let expected = providers?[account.providerId]?.expectedRealm, let actual = account.realm,
+        if let expected = profile?.expectedRealm, let actual = account.realm,
            realmsComparable(expected, actual), expected.lowercased() != actual.lowercased() {
             return .wrongTenant(expected: expected, actual: actual)
         }
@@ -88,13 +100,21 @@ public enum PrunePolicy {
     /// Quarantined accounts take no part. Groups hold indices, not copies of the accounts:
     /// on a large store copying every account cost more than the grouping itself.
     static func keptOfDuplicates(_ accounts: [StoredAccount], now: Instant, skew: TimeSpan) -> [GroupKey: String] {
-        var groups: [GroupKey: [Int]] = [:]
-        groups.reserveCapacity(accounts.count)
-        for (index, stored) in accounts.enumerated() where !stored.account.subject.isEmpty && stored.account.quarantinedAt == nil {
-            groups[GroupKey(stored.account), default: []].append(index)
+        // One hash per account: the last index seen of each group, and the earlier ones only
+        // for groups that turn out to have several (an array per group cost more than the
+        // grouping itself when almost every group has one account).
+        var last: [GroupKey: Int] = [:]
+        last.reserveCapacity(accounts.count)
+        var earlier: [GroupKey: [Int]] = [:]
+        for index in accounts.indices where !accounts[index].account.subject.isEmpty && accounts[index].account.quarantinedAt == nil {
+            let key = GroupKey(accounts[index].account)
+            if let previous = last.updateValue(index, forKey: key) {
+                earlier[key, default: []].append(previous)
+            }
         }
         var kept: [GroupKey: String] = [:]
-        for (key, members) in groups where members.count > 1 {
+        for (key, others) in earlier {
+            let members = others + [last[key]!]
             let best = members.max { lhs, rhs in
                 rank(accounts[lhs], now: now, skew: skew) < rank(accounts[rhs], now: now, skew: skew)
             }!

@@ -20,8 +20,7 @@ extension DeckStore: AccountStore {
     public func accountRows(includeQuarantined: Bool = false) throws -> [Account] {
         try read { db in
             let filter = includeQuarantined ? "" : " WHERE quarantined_at IS NULL"
-            return try Row.fetchAll(db, sql: "SELECT \(Self.accountColumns) FROM accounts\(filter) ORDER BY \(Self.listingOrder)")
-                .map(Self.account(from:))
+            return try Self.accounts(db, where: filter + " ORDER BY \(Self.listingOrder)")
         }
     }
 
@@ -33,12 +32,17 @@ extension DeckStore: AccountStore {
     func accounts(includeQuarantined: Bool, openSecrets: Bool) throws -> [StoredAccount] {
         try read { db in
             let filter = includeQuarantined ? "" : " WHERE quarantined_at IS NULL"
-            let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM accounts\(filter)") ?? 0
+            // Every row, quarantined or not: an upper bound SQLite counts from the primary key's
+            // index, where counting only the unquarantined ones read the whole table.
+            let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM accounts") ?? 0
             var out: [StoredAccount] = []
             out.reserveCapacity(count)
-            let rows = try Row.fetchCursor(db, sql: "SELECT \(Self.accountColumns) FROM accounts\(filter)")
-            while let row = try rows.next() {
-                out.append(StoredAccount(account: Self.account(from: row), credentials: .empty))
+            let rows = try RowReader(db, sql: "SELECT \(Self.accountColumns) FROM accounts\(filter)")
+            var realm: String?
+            while try rows.next() {
+                let account = Self.account(from: rows, realmBefore: realm)
+                realm = account.realm
+                out.append(StoredAccount(account: account, credentials: .empty))
             }
             // Sorted here rather than by SQLite, whose sorter cost more than reading the rows;
             // positions are sorted, not the (large) accounts, which then move once.
@@ -57,12 +61,10 @@ extension DeckStore: AccountStore {
 
     public func account(id: String) throws -> StoredAccount? {
         try read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT \(Self.accountColumns) FROM accounts WHERE id = ?", arguments: [id]) else {
-                return nil
-            }
+            guard let account = try Self.accounts(db, where: " WHERE id = ?", arguments: [.text(id)]).first else { return nil }
             var credentials = Credentials.empty
             try loadCredentials(db, scope: .account(id), openSecrets: true) { _, change in try change(&credentials) }
-            return StoredAccount(account: Self.account(from: row), credentials: credentials)
+            return StoredAccount(account: account, credentials: credentials)
         }
     }
 
@@ -111,11 +113,10 @@ extension DeckStore: AccountStore {
     public func restore(ids: [String]?) throws -> [Account] {
         let now = clock.now()
         return try write { db in
-            var rows = try Row.fetchAll(db, sql: "SELECT \(Self.accountColumns) FROM accounts WHERE quarantined_at IS NOT NULL")
-            if let ids { rows = rows.filter { ids.contains($0["id"]) } }
+            var accounts = try Self.accounts(db, where: " WHERE quarantined_at IS NOT NULL")
+            if let ids { accounts = accounts.filter { ids.contains($0.id) } }
             var restored: [Account] = []
-            for row in rows {
-                var account = Self.account(from: row)
+            for var account in accounts {
                 try db.execute(sql: "UPDATE accounts SET quarantined_at = NULL, quarantine_reason = NULL WHERE id = ?",
                                arguments: [account.id])
                 try Self.insertEvent(DeckEvent(at: now, kind: .restored, accountId: account.id,
@@ -131,9 +132,8 @@ extension DeckStore: AccountStore {
     public func purgeQuarantine(before: Instant) throws -> [Account] {
         let now = clock.now()
         return try write { db in
-            let rows = try Row.fetchAll(db, sql: "SELECT \(Self.accountColumns) FROM accounts WHERE quarantined_at IS NOT NULL AND quarantined_at <= ?",
-                                        arguments: [before.secondsSinceEpoch])
-            let accounts = rows.map(Self.account(from:))
+            let accounts = try Self.accounts(db, where: " WHERE quarantined_at IS NOT NULL AND quarantined_at <= ?",
+                                             arguments: [.integer(before.secondsSinceEpoch)])
             for account in accounts {
                 try db.execute(sql: "DELETE FROM accounts WHERE id = ?", arguments: [account.id])
                 try Self.insertEvent(DeckEvent(at: now, kind: .purged, accountId: account.id, providerId: account.providerId,
@@ -182,38 +182,59 @@ extension DeckStore: AccountStore {
         return x.utf8.elementsEqual(y.utf8) ? 0 : (x.utf8.lexicographicallyPrecedes(y.utf8) ? -1 : 1)
     }
 
-    /// Rearranges `items` so that `items[i]` becomes the old `items[order[i]]`, by swapping
-    /// along each cycle of the permutation: no second array of large values is made.
+    /// Rearranges `items` so that `items[i]` becomes the old `items[order[i]]`, by moving
+    /// along each cycle of the permutation: no second array of large values is made, and
+    /// values are moved bit for bit (`swapAt` copied them, retaining and releasing every
+    /// String inside — a tenth of reading 10,000 accounts).
     static func permute<T>(_ items: inout [T], to order: [Int]) {
+        precondition(items.count == order.count)
         var placed = [Bool](repeating: false, count: order.count)
-        for start in order.indices where !placed[start] {
-            var i = start
-            while order[i] != start {
-                items.swapAt(i, order[i])
-                placed[i] = true
-                i = order[i]
+        items.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            for start in order.indices where !placed[start] {
+                // Hold the cycle's first value, pull each later one into the hole before it.
+                let held = (base + start).move()
+                var hole = start
+                while order[hole] != start {
+                    let next = order[hole]
+                    (base + hole).moveInitialize(from: base + next, count: 1)
+                    placed[hole] = true
+                    hole = next
+                }
+                (base + hole).initialize(to: held)
+                placed[hole] = true
             }
-            placed[i] = true
         }
     }
 
     static let accountColumns = "id, provider_id, subject, username, display_name, realm, created_at, last_sign_in_at, last_used_at, error_class, error_code, error_remedy, error_at, failed_attempts, quarantined_at, quarantine_reason"
 
-    static func account(from row: Row) -> Account {
+    /// The accounts of `SELECT accountColumns FROM accounts` + `clause` (a WHERE and/or
+    /// ORDER BY whose `?`s take `arguments`), in the order SQLite returns them.
+    static func accounts(_ db: Database, where clause: String, arguments: [RowReader.Argument] = []) throws -> [Account] {
+        let rows = try RowReader(db, sql: "SELECT \(accountColumns) FROM accounts" + clause, arguments: arguments)
+        var out: [Account] = []
+        while try rows.next() { out.append(account(from: rows, realmBefore: out.last?.realm)) }
+        return out
+    }
+
+    /// The account on `row`, a row of `SELECT accountColumns`; its realm is the same String
+    /// as `realmBefore` (the previous row's) when the text is the same.
+    static func account(from row: RowReader, realmBefore: String?) -> Account {
         var error: AccountError?
-        if let cls: String = row[9], let errorClass = ErrorClass(rawValue: cls) {
-            error = AccountError(errorClass: errorClass, code: row[10] ?? "", remedy: row[11] ?? "",
-                                 at: Instant(secondsSinceEpoch: row[12] ?? 0))
+        if let cls = row.optionalString(9), let errorClass = ErrorClass(rawValue: cls) {
+            error = AccountError(errorClass: errorClass, code: row.string(10), remedy: row.string(11),
+                                 at: Instant(secondsSinceEpoch: row.int64(12)))
         }
-        func instant(_ index: Int) -> Instant? {
-            (row[index] as Int64?).map(Instant.init(secondsSinceEpoch:))
+        func instant(_ index: Int32) -> Instant? {
+            row.optionalInt64(index).map(Instant.init(secondsSinceEpoch:))
         }
-        return Account(id: row[0], providerId: row[1], subject: row[2], username: row[3],
-                       displayName: row[4], realm: row[5],
-                       createdAt: Instant(secondsSinceEpoch: row[6]),
+        return Account(id: row.string(0), providerId: row.string(1), subject: row.string(2), username: row.string(3),
+                       displayName: row.string(4), realm: row.optionalString(5, sameAs: realmBefore),
+                       createdAt: Instant(secondsSinceEpoch: row.int64(6)),
                        lastSignInAt: instant(7), lastUsedAt: instant(8),
-                       lastError: error, failedAttempts: row[13],
-                       quarantinedAt: instant(14), quarantineReason: row[15])
+                       lastError: error, failedAttempts: Int(row.int64(13)),
+                       quarantinedAt: instant(14), quarantineReason: row.optionalString(15))
     }
 
     static func writeAccount(_ a: Account, _ db: Database, insert: Bool) throws {
@@ -256,8 +277,8 @@ extension DeckStore: AccountStore {
             return " FROM \(table) t" + filter + (order.map { " ORDER BY t.\($0)" } ?? "")
         }
 
-        var arguments: StatementArguments {
-            if case .account(let id) = self { return [id] }
+        var arguments: [RowReader.Argument] {
+            if case .account(let id) = self { return [.text(id)] }
             return []
         }
     }
@@ -268,50 +289,48 @@ extension DeckStore: AccountStore {
     /// value `Secret.unopened`). An account's access tokens come oldest first, its cookies by name.
     func loadCredentials(_ db: Database, scope: CredentialScope, openSecrets: Bool,
                          apply: (String, (inout Credentials) throws -> Void) throws -> Void) throws {
-        func open(_ sealed: Row, _ index: Int, _ context: @autoclosure () -> String) throws -> Secret {
-            openSecrets ? try box.openString(sealed[index], context: context()) : .unopened
+        func open(_ sealed: RowReader, _ index: Int32, _ context: @autoclosure () -> String) throws -> Secret {
+            openSecrets ? try box.openString(sealed.data(index), context: context()) : .unopened
         }
         let value = openSecrets ? "t.sealed_value" : "NULL"
-        // Cursors, not fetchAll: each row is read in place instead of copied first.
-        func each(_ sql: String, _ body: (Row) throws -> Void) throws {
-            let rows = try Row.fetchCursor(db, sql: sql, arguments: scope.arguments)
-            while let row = try rows.next() { try body(row) }
+        func each(_ sql: String, _ body: (RowReader) throws -> Void) throws {
+            let rows = try RowReader(db, sql: sql, arguments: scope.arguments)
+            while try rows.next() { try body(rows) }
         }
-        // Columns are read by position (see `accountColumns`); the SELECT lists them in order.
+        // Columns are read by position; each SELECT lists them in the order read.
         try each("SELECT t.id, t.account_id, \(value), t.scopes, t.token_type, t.obtained_at, t.expires_at" + scope.clause("access_tokens", order: "obtained_at")) { row in
-            let id: String = row[0]
-            let scopes: String = row[3]
+            let id = row.string(0)
             let token = AccessToken(
                 id: id, value: try open(row, 2, SealingContext.accessToken(id)),
-                scopes: scopes.split(separator: " ").map(String.init), tokenType: row[4],
-                obtainedAt: Instant(secondsSinceEpoch: row[5]), expiresAt: (row[6] as Int64?).map(Instant.init(secondsSinceEpoch:)))
-            try apply(row[1]) { $0.accessTokens.append(token) }
+                scopes: row.string(3).split(separator: " ").map(String.init), tokenType: row.string(4),
+                obtainedAt: Instant(secondsSinceEpoch: row.int64(5)), expiresAt: row.optionalInt64(6).map(Instant.init(secondsSinceEpoch:)))
+            try apply(row.string(1)) { $0.accessTokens.append(token) }
         }
         try each("SELECT t.account_id, t.id, \(value), t.generation, t.obtained_at, t.expires_at" + scope.clause("refresh_tokens")) { row in
-            let account: String = row[0]
-            let id: String = row[1]
+            let account = row.string(0)
+            let id = row.string(1)
             let token = RefreshToken(
                 id: id, value: try open(row, 2, SealingContext.refreshToken(account, id)),
-                generation: row[3], obtainedAt: Instant(secondsSinceEpoch: row[4]),
-                expiresAt: (row[5] as Int64?).map(Instant.init(secondsSinceEpoch:)))
+                generation: Int(row.int64(3)), obtainedAt: Instant(secondsSinceEpoch: row.int64(4)),
+                expiresAt: row.optionalInt64(5).map(Instant.init(secondsSinceEpoch:)))
             try apply(account) { $0.refreshToken = token }
         }
         try each("SELECT t.id, t.account_id, t.name, \(value), t.domain, t.path, t.expires_at, t.secure, t.http_only" + scope.clause("cookies", order: "name")) { row in
-            let id: String = row[0]
+            let id = row.string(0)
             let cookie = Cookie(
-                id: id, name: row[2], value: try open(row, 3, SealingContext.cookie(id)),
-                domain: row[4], path: row[5], expiresAt: (row[6] as Int64?).map(Instant.init(secondsSinceEpoch:)),
-                secure: row[7], httpOnly: row[8])
-            try apply(row[1]) { $0.cookies.append(cookie) }
+                id: id, name: row.string(2), value: try open(row, 3, SealingContext.cookie(id)),
+                domain: row.string(4), path: row.string(5), expiresAt: row.optionalInt64(6).map(Instant.init(secondsSinceEpoch:)),
+                secure: row.int64(7) != 0, httpOnly: row.int64(8) != 0)
+            try apply(row.string(1)) { $0.cookies.append(cookie) }
         }
         try each("SELECT t.account_id, t.name, t.value" + scope.clause("id_token_claims")) { row in
-            let name: String = row[1]
-            let claim: String = row[2]
-            try apply(row[0]) { $0.idTokenClaims[name] = claim }
+            let name = row.string(1)
+            let claim = row.string(2)
+            try apply(row.string(0)) { $0.idTokenClaims[name] = claim }
         }
         try each("SELECT t.account_id, t.name, \(value)" + scope.clause("extras")) { row in
-            let account: String = row[0]
-            let name: String = row[1]
+            let account = row.string(0)
+            let name = row.string(1)
             let extra = try open(row, 2, SealingContext.extra(account, name))
             try apply(account) { $0.extras[name] = extra }
         }

@@ -11,34 +11,56 @@ public enum DeckSnapshot {
         let profiles = Dictionary(providers.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         var rows: [DeckRow] = []
         rows.reserveCapacity(assessment.entries.count)
-        for e in assessment.entries {
-            let a = e.stored.account
-            let profile = profiles[a.providerId]
-            var renewable = false
-            if case .expired(let r) = e.state { renewable = r }
-            // The detail pane's lines are made when the pane shows the row (one at a time), not
-            // here for every account: at 10,000 accounts they were most of the first frame.
-            let detail = DeckRowDetail(stored: e.stored, profile: profile, state: e.state, now: now, skew: skew, events: events(a.id))
-            // Appended first and completed in place: a row is large, and copying it into the
-            // array was a fifth of this function at 10,000 accounts.
-            rows.append(DeckRow(id: a.id, providerId: a.providerId, providerKind: profile?.kind, displayName: a.displayName,
-                                username: a.username, realm: a.realm ?? "", state: e.state, expiry: e.expiry,
-                                neverExpires: e.state.isUsable && e.usableUntil == nil, lastUsed: a.lastUsedAt,
-                                renewable: renewable, detail: detail))
-            rows[rows.count - 1].renewAt = profile.flatMap { p in
-                KeepAlivePlan.renewalDue(e, now: now, skew: skew, renewBefore: p.renewBefore,
-                                         silentRenewal: ProviderCapabilities.of(p).silentRenewal)
+        // Entries come grouped by provider: its profile is looked up once per run of them.
+        var profileId: String?
+        var profile: ProviderProfile?
+        var silent = false
+        // Entries are read in place through a pointer: `for e in entries` (or binding an entry
+        // or its account) copied each one, retaining every String inside, three times a row.
+        assessment.entries.withUnsafeBufferPointer { entries in
+            guard let first = entries.baseAddress else { return }
+            for index in 0..<entries.count {
+                let e = first + index
+                let providerId = e.pointee.stored.account.providerId
+                if providerId != profileId {
+                    profileId = providerId
+                    profile = profiles[providerId]
+                    silent = profile.map { ProviderCapabilities.of($0).silentRenewal } ?? false
+                }
+                var renewable = false
+                if case .expired(let r) = e.pointee.state { renewable = r }
+                // The detail pane's lines are made when the pane shows the row (one at a time), not
+                // here for every account: at 10,000 accounts they were most of the first frame.
+                let detail = DeckRowDetail(stored: e.pointee.stored, profile: profile, state: e.pointee.state, now: now, skew: skew,
+                                           events: events(e.pointee.stored.account.id))
+                // Appended first and completed in place: a row is large, and copying it into the
+                // array was a fifth of this function at 10,000 accounts.
+                rows.append(DeckRow(id: e.pointee.stored.account.id, providerId: providerId, providerKind: profile?.kind,
+                                    displayName: e.pointee.stored.account.displayName, username: e.pointee.stored.account.username,
+                                    realm: e.pointee.stored.account.realm ?? "", state: e.pointee.state, expiry: e.pointee.expiry,
+                                    neverExpires: e.pointee.state.isUsable && e.pointee.usableUntil == nil,
+                                    lastUsed: e.pointee.stored.account.lastUsedAt, renewable: renewable, detail: detail))
+                if let p = profile {
+                    rows[rows.count - 1].renewAt = KeepAlivePlan.renewalDue(e.pointee, now: now, skew: skew, renewBefore: p.renewBefore,
+                                                                            silentRenewal: silent)
+                }
             }
         }
         // One pass for every provider's count and worst state (filtering the rows per provider
         // copied every row once for each provider).
+        // Rows of one provider come together: each run is tallied locally and stored once.
         var tally: [String: (count: Int, worst: Int, state: AccountState?)] = [:]
-        for i in rows.indices {
-            let severity = rows[i].severity
-            var t = tally[rows[i].providerId] ?? (0, -1, nil)
-            t.count += 1
-            if severity > t.worst { (t.worst, t.state) = (severity, rows[i].state) }
-            tally[rows[i].providerId] = t
+        var i = 0
+        while i < rows.count {
+            let providerId = rows[i].providerId
+            var t = tally[providerId] ?? (0, -1, nil)
+            while i < rows.count, rows[i].providerId == providerId {
+                let severity = rows[i].severity
+                t.count += 1
+                if severity > t.worst { (t.worst, t.state) = (severity, rows[i].state) }
+                i += 1
+            }
+            tally[providerId] = t
         }
         let panes = providers.map { p in
             DeckProvider(id: p.id, kind: p.kind, accounts: tally[p.id]?.count ?? 0, worst: tally[p.id]?.state)

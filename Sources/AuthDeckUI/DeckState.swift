@@ -75,23 +75,62 @@ public struct DeckState: Equatable, Sendable {
         }
         // Sorted by index, then gathered: a row is a large value, and moving 10,000 of them
         // around inside the sort cost more than comparing them.
-        // Fields are read in place (`shown[i].id`); binding whole rows copied them on every comparison.
-        let order = shown.indices.sorted { i, j in
-            switch sort {
-            case .expiry:
-                let x = shown[i].expiry?.secondsSinceEpoch ?? .max, y = shown[j].expiry?.secondsSinceEpoch ?? .max
-                return x != y ? x < y : shown[i].id < shown[j].id
-            case .provider:
-                return (shown[i].providerId, shown[i].username, shown[i].id) < (shown[j].providerId, shown[j].username, shown[j].id)
-            case .name:
-                return (shown[i].displayName.lowercased(), shown[i].username, shown[i].id)
+        let order: [Int]
+        switch sort {
+        case .expiry, .lastUsed:
+            // Integer keys made once: the time, then the id's first 16 bytes; the String
+            // comparison of ids (most rows share a time) was nearly all of the first frame's sort.
+            var keys = [TimeKey]()
+            keys.reserveCapacity(shown.count)
+            for i in shown.indices {
+                let time = sort == .expiry ? shown[i].expiry?.secondsSinceEpoch ?? .max
+                    : shown[i].lastUsed.map { 0 &- $0.secondsSinceEpoch } ?? .max  // latest first, never used last
+                keys.append(TimeKey(time: time, id: shown[i].id, index: i))
+            }
+            keys.sort { a, b in
+                if a.time != b.time { return a.time < b.time }
+                if a.idHigh != b.idHigh { return a.idHigh < b.idHigh }
+                if a.idLow != b.idLow { return a.idLow < b.idLow }
+                return shown[a.index].id < shown[b.index].id
+            }
+            order = keys.map(\.index)
+        case .provider:
+            // Fields are read in place (`shown[i].id`); binding whole rows copied them on every comparison.
+            order = shown.indices.sorted { i, j in
+                (shown[i].providerId, shown[i].username, shown[i].id) < (shown[j].providerId, shown[j].username, shown[j].id)
+            }
+        case .name:
+            order = shown.indices.sorted { i, j in
+                (shown[i].displayName.lowercased(), shown[i].username, shown[i].id)
                     < (shown[j].displayName.lowercased(), shown[j].username, shown[j].id)
-            case .lastUsed:
-                let x = shown[i].lastUsed?.secondsSinceEpoch ?? .min, y = shown[j].lastUsed?.secondsSinceEpoch ?? .min
-                return x != y ? x > y : shown[i].id < shown[j].id
             }
         }
         return order.map { shown[$0] }
+    }
+
+    /// A row's place in a sort by time then id, as integers: `idHigh` and `idLow` are the
+    /// id's first 16 UTF-8 bytes, big-endian and zero-padded, so comparing them orders ids
+    /// by their bytes; ids equal in those 16 bytes are compared as Strings.
+    private struct TimeKey {
+        var time: Int64
+        var idHigh: UInt64 = 0
+        var idLow: UInt64 = 0
+        var index: Int
+
+        init(time: Int64, id: String, index: Int) {
+            self.time = time
+            self.index = index
+            var id = id
+            id.withUTF8 { bytes in
+                for n in 0..<min(bytes.count, 16) {
+                    if n < 8 {
+                        idHigh |= UInt64(bytes[n]) << (56 - 8 * UInt64(n))
+                    } else {
+                        idLow |= UInt64(bytes[n]) << (56 - 8 * UInt64(n - 8))
+                    }
+                }
+            }
+        }
     }
 
     public var selectedRow: DeckRow? {

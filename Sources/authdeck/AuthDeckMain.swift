@@ -11,6 +11,7 @@ import AuthDeckPlatform
 @main
 enum AuthDeckMain {
     static func main() async {
+        MallocTuning.apply()
         CrashHygiene.install()
         do {
             let args = CommandLine.arguments.dropFirst()

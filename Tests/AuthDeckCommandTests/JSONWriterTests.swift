@@ -47,4 +47,31 @@ import AuthDeckTestSupport
         #expect(String(decoding: pieces, as: UTF8.self) == written)
         #expect(count > 10)
     }
+
+    /// The eight-bytes-at-a-time scan for bytes to escape agrees with the byte test for every
+    /// byte value at every offset of strings long enough to take both the word loop and the
+    /// tail, and for random strings of bytes near the edges (0x1F/0x20, `"`, `\`, 0x7F/0x80).
+    @Test func theWordScanFindsEveryByteToEscape() {
+        for length in [1, 7, 8, 9, 16, 23, 24] {
+            for offset in 0..<length {
+                for value in 0...255 {
+                    var bytes = [UInt8](repeating: 0x61, count: length)
+                    bytes[offset] = UInt8(value)
+                    let expected = JSONWriter.mustEscape(UInt8(value))
+                    let got = bytes.withUnsafeBytes { JSONWriter.anyEscaped($0.baseAddress!, length) }
+                    #expect(got == expected, "byte \(value) at \(offset) of \(length)")
+                }
+            }
+        }
+        let edges: [UInt8] = [0x00, 0x01, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7F, 0x80, 0xA2, 0xDC, 0xFF, 0x61]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<5000 {
+            let bytes = (0..<Int.random(in: 0...40, using: &generator)).map { _ in
+                Bool.random(using: &generator) ? 0x61 : edges.randomElement(using: &generator)!
+            }
+            let got = bytes.withUnsafeBytes { $0.baseAddress.map { JSONWriter.anyEscaped($0, bytes.count) } ?? false }
+            #expect(got == bytes.contains(where: JSONWriter.mustEscape), "\(bytes)")
+        }
+    }
 }
+

@@ -22,21 +22,21 @@ final class ByteBuffer {
     @inline(__always)
     func append(_ bytes: UnsafeRawBufferPointer) {
         guard let source = bytes.baseAddress, bytes.count > 0 else { return }
-        reserve(bytes.count)
+        ensure(bytes.count)
         memcpy(base + count, source, bytes.count)
         count += bytes.count
     }
 
     @inline(__always)
     func append(_ a: UInt8) {
-        reserve(1)
+        ensure(1)
         base[count] = a
         count += 1
     }
 
     @inline(__always)
     func append(_ a: UInt8, _ b: UInt8) {
-        reserve(2)
+        ensure(2)
         base[count] = a
         base[count + 1] = b
         count += 2
@@ -44,7 +44,7 @@ final class ByteBuffer {
 
     @inline(__always)
     func append(_ a: UInt8, _ b: UInt8, _ c: UInt8) {
-        reserve(3)
+        ensure(3)
         base[count] = a
         base[count + 1] = b
         base[count + 2] = c
@@ -57,6 +57,18 @@ final class ByteBuffer {
         append(c, d)
     }
 
+    /// Room for `extra` more bytes, written through the pointer and then kept with `commit`:
+    /// a piece whose length is known up front costs one capacity check.
+    @inline(__always)
+    func reserve(_ extra: Int) -> UnsafeMutablePointer<UInt8> {
+        ensure(extra)
+        return base + count
+    }
+
+    /// Keeps `written` bytes written after a `reserve` of at least that many.
+    @inline(__always)
+    func commit(_ written: Int) { count += written }
+
     func withBytes<T>(_ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
         try body(UnsafeRawBufferPointer(start: base, count: count))
     }
@@ -65,7 +77,7 @@ final class ByteBuffer {
     func removeAll() { count = 0 }
 
     @inline(__always)
-    private func reserve(_ extra: Int) {
+    private func ensure(_ extra: Int) {
         if count + extra > capacity { grow(extra) }
     }
 

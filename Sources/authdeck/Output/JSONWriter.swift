@@ -11,8 +11,9 @@ import AuthDeckCore
 struct JSONWriter {
     private let buffer: ByteBuffer
     private var depth = 0
-    /// Per open container: whether nothing has been written into it yet.
-    private var empty: [Bool] = []
+    /// Bit `d` set: the container opened at depth `d` has nothing in it yet. (Deeper than
+    /// 63 never happens here: an account nests four levels.)
+    private var emptyAt: UInt64 = 0
     private var afterKey = false
 
     init(capacity: Int = 1 << 16) { buffer = ByteBuffer(capacity: capacity) }
@@ -28,9 +29,15 @@ struct JSONWriter {
     /// An object key known when the program is built: plain ASCII, written without escaping.
     mutating func key(_ name: StaticString) {
         separate()
-        buffer.append(0x22)
-        buffer.append(UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-        buffer.append(0x22, 0x20, 0x3A, 0x20)  // `" : `
+        let n = name.utf8CodeUnitCount
+        let out = buffer.reserve(n + 5)
+        out[0] = 0x22
+        UnsafeMutableRawPointer(out + 1).copyMemory(from: name.utf8Start, byteCount: n)
+        out[n + 1] = 0x22  // `" : `
+        out[n + 2] = 0x20
+        out[n + 3] = 0x3A
+        out[n + 4] = 0x20
+        buffer.commit(n + 5)
         afterKey = true
     }
 
@@ -49,8 +56,22 @@ struct JSONWriter {
 
     mutating func int(_ n: Int64) {
         separate()
-        var digits = String(n)
-        digits.withUTF8 { buffer.append(UnsafeRawBufferPointer($0)) }
+        var magnitude = n.magnitude
+        var length = n < 0 ? 1 : 0
+        var probe = magnitude
+        repeat {
+            length += 1
+            probe /= 10
+        } while probe > 0
+        let out = buffer.reserve(length)
+        var at = length
+        repeat {
+            at -= 1
+            out[at] = UInt8(truncatingIfNeeded: 48 &+ magnitude % 10)
+            magnitude /= 10
+        } while magnitude > 0
+        if n < 0 { out[0] = 0x2D }
+        buffer.commit(length)
     }
 
     mutating func bool(_ b: Bool) {
@@ -63,7 +84,8 @@ struct JSONWriter {
     mutating func field(_ name: StaticString, _ value: String?) {
         guard let value else { return }
         key(name)
-        string(value)
+        afterKey = false  // the value's turn, as `string` would take it
+        quote(value)
     }
 
     /// `"name" : "2026-11-22T11:27:20Z"`, or nothing when `instant` is nil; the date's digits
@@ -71,10 +93,15 @@ struct JSONWriter {
     mutating func field(_ name: StaticString, _ instant: Instant?) {
         guard let instant else { return }
         key(name)
-        separate()  // the value's turn, as `string` would take it
-        buffer.append(0x22)
-        instant.withISO8601 { buffer.append($0) }
-        buffer.append(0x22)
+        afterKey = false
+        let out = buffer.reserve(22)
+        if instant.writeISO8601(to: out + 1) {
+            out[0] = 0x22
+            out[21] = 0x22
+            buffer.commit(22)
+        } else {
+            quote(instant.iso8601)
+        }
     }
 
     /// Ends the document with its final newline.
@@ -91,59 +118,104 @@ struct JSONWriter {
     private mutating func begin(_ open: UInt8) {
         separate()
         buffer.append(open)
-        empty.append(true)
         depth += 1
+        emptyAt |= 1 << UInt64(depth & 63)
     }
 
     private mutating func end(_ close: UInt8) {
+        let bit: UInt64 = 1 << UInt64(depth & 63)
+        if emptyAt & bit != 0 { buffer.append(0x0A) }
+        emptyAt &= ~bit
         depth -= 1
-        if empty.removeLast() { buffer.append(0x0A) }
         newline()
         buffer.append(close)
     }
 
     /// Before a key or a value: nothing right after a key; else a comma (unless first) and a new indented line.
+    @inline(__always)
     private mutating func separate() {
         if afterKey {
             afterKey = false
             return
         }
-        guard let isEmpty = empty.last else { return }
-        if isEmpty {
-            empty[empty.count - 1] = false
+        guard depth > 0 else { return }
+        let bit: UInt64 = 1 << UInt64(depth & 63)
+        if emptyAt & bit != 0 {
+            emptyAt &= ~bit
         } else {
             buffer.append(0x2C)
         }
         newline()
     }
 
-    /// A newline and the indentation of `depth`, copied from one prepared run of spaces.
+    /// A newline and the indentation of `depth`, copied from one prepared run.
+    @inline(__always)
     private mutating func newline() {
-        buffer.append(0x0A)
-        var spaces = depth * 2
-        while spaces > 0 {
-            let n = min(spaces, Self.spaces.utf8CodeUnitCount)
-            buffer.append(UnsafeRawBufferPointer(start: Self.spaces.utf8Start, count: n))
-            spaces -= n
+        let n = 1 + depth * 2
+        if n <= Self.indent.utf8CodeUnitCount {
+            buffer.append(UnsafeRawBufferPointer(start: Self.indent.utf8Start, count: n))
+            return
         }
+        buffer.append(0x0A)
+        for _ in 0..<depth { buffer.append(0x20, 0x20) }
     }
 
-    static let spaces: StaticString = "                                "
+    /// A newline and 32 spaces: the indentation of up to 16 levels in one copy.
+    static let indent: StaticString = "\n                                "
     static let hex: [UInt8] = Array("0123456789abcdef".utf8)
-    /// Per byte value: whether a JSON string must escape it (controls, `"` and `\`).
-    static let escaped: [Bool] = (0...255).map { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }
+
+    /// Whether a JSON string must escape `byte` (controls, `"` and `\`).
+    @inline(__always)
+    static func mustEscape(_ byte: UInt8) -> Bool { byte < 0x20 || byte == 0x22 || byte == 0x5C }
+
+    /// Whether any of the `count` bytes at `bytes` must be escaped, eight at a time: a byte
+    /// below 0x20 or equal to `"` or `\` shows as a set high bit (the exact tests "has a byte
+    /// less than n" and "has a zero byte" of Bit Twiddling Hacks). Why: scanning byte by
+    /// byte was the largest single cost of `accounts --json` once the rest was direct.
+    static func anyEscaped(_ bytes: UnsafeRawPointer, _ count: Int) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        @inline(__always) func hasZero(_ w: UInt64) -> UInt64 { (w &- ones) & ~w & highs }
+        var at = 0
+        while at + 8 <= count {
+            let w = bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self)
+            if (w &- ones &* 0x20) & ~w & highs | hasZero(w ^ (ones &* 0x22)) | hasZero(w ^ (ones &* 0x5C)) != 0 {
+                return true
+            }
+            at += 8
+        }
+        while at < count {
+            if mustEscape(bytes.load(fromByteOffset: at, as: UInt8.self)) { return true }
+            at += 1
+        }
+        return false
+    }
 
     /// A JSON string: `"` and `\` escaped, control characters as `\b \t \n \f \r` or
-    /// `\u00xx`; everything else (non-ASCII too) as is.
+    /// `\u00xx`; everything else (non-ASCII too) as is. A string with nothing to escape (almost
+    /// every one) is one reserve and one copy.
     private mutating func quote(_ s: String) {
+        let done = s.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
+            let n = utf8.count
+            if let source = utf8.baseAddress, Self.anyEscaped(source, n) { return false }
+            let out = buffer.reserve(n + 2)
+            out[0] = 0x22
+            if let source = utf8.baseAddress { (out + 1).update(from: source, count: n) }
+            out[n + 1] = 0x22
+            buffer.commit(n + 2)
+            return true
+        }
+        if done != true { quoteEscaping(Array(s.utf8)) }
+    }
+
+    /// `quote` for a string with bytes to escape: runs of plain bytes are copied whole.
+    private mutating func quoteEscaping(_ utf8: [UInt8]) {
         buffer.append(0x22)
-        var s = s
-        s.withUTF8 { utf8 in
-            // Runs of plain bytes are copied whole; only the bytes that need escaping are not.
+        utf8.withUnsafeBytes { bytes in
             var start = 0
-            for i in utf8.indices where Self.escaped[Int(utf8[i])] {
-                let byte = utf8[i]
-                buffer.append(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(utf8)[start..<i]))
+            for i in bytes.indices where Self.mustEscape(bytes[i]) {
+                let byte = bytes[i]
+                buffer.append(UnsafeRawBufferPointer(rebasing: bytes[start..<i]))
                 start = i + 1
                 switch byte {
                 case 0x22: buffer.append(0x5C, 0x22)
@@ -158,7 +230,7 @@ struct JSONWriter {
                     buffer.append(Self.hex[Int(byte >> 4)], Self.hex[Int(byte & 0xF)])
                 }
             }
-            buffer.append(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(utf8)[start...]))
+            buffer.append(UnsafeRawBufferPointer(rebasing: bytes[start...]))
         }
         buffer.append(0x22)
     }
