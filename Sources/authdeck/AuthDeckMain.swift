@@ -4,6 +4,7 @@ import AuthDeckStore
 import AuthDeckConfig
 import Foundation
 import AuthDeckPlatform
+import AuthDeckTerminal
 
 /// Entry point: runs the command and turns every failure into authdeck's exit statuses
 /// (0 ok, 1 failure, 2 usage/ambiguity, 3 needs sign-in, 4 transient), which
@@ -18,6 +19,16 @@ enum AuthDeckMain {
             // `authdeck token ACCOUNT`, exactly: the hot path, straight to the command.
             if args.count == 2, args.first == "token", let account = args.last, !account.hasPrefix("-") {
                 return try await TokenCommand.printToken(account: account, scopes: [], context: DeckContext(storeFlag: nil, configFlag: nil))
+            }
+            // The plain forms of the deck and `accounts`: straight to the command (see FastArguments).
+            if let fast = FastArguments(Array(args)) {
+                let context = DeckContext(storeFlag: fast.store, configFlag: fast.config)
+                switch fast.command {
+                case .deck(let theme): return try DeckCommand.open(context, theme: theme)
+                case .accounts(let json, let provider): return try AccountsCommand.list(context, json: json, provider: provider)
+                case .bare where TerminalProbe.isInteractive: return try DeckCommand.open(context, theme: nil)
+                case .bare: break
+                }
             }
             var command = try AuthDeckCommand.parseAsRoot()
             if var async = command as? AsyncParsableCommand {

@@ -13,7 +13,11 @@ struct AccountsCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Only this provider's accounts.", valueName: "id")) var provider: String?
 
     func run() async throws {
-        let context = DeckContext(global)
+        try Self.list(DeckContext(global), json: json, provider: provider)
+    }
+
+    /// The listing itself (what `run` and `FastArguments` both call).
+    static func list(_ context: DeckContext, json: Bool, provider: String?) throws {
         let config = try context.loadConfig()
         let store = try context.openStore()
         let assessment = try context.assess(store, config)

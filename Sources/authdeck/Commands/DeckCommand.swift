@@ -16,7 +16,11 @@ struct DeckCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Start with this theme.") var theme: String?
 
     func run() async throws {
-        let context = DeckContext(global)
+        try Self.open(DeckContext(global), theme: theme)
+    }
+
+    /// The deck itself (what `run` and `FastArguments` both call).
+    static func open(_ context: DeckContext, theme: String?) throws {
         guard TerminalProbe.isInteractive else {
             throw CLIError.usage("the deck needs a terminal; use `authdeck status` or `authdeck accounts` in scripts")
         }

@@ -1,0 +1,55 @@
+/// The plain forms of the most used commands — `authdeck` alone on a terminal, `authdeck deck`
+/// and `authdeck accounts`, with their own options — recognised without ArgumentParser.
+///
+/// Why: ArgumentParser's first parse in a process reflects each option's wrapper and looks up
+/// protocol conformances across the whole binary: 12 M instructions, about 3 ms, more than
+/// everything else `authdeck --version` does. People open the deck and scripts list accounts
+/// all day. Anything but these exact forms — help, `--version`, an unknown or repeated
+/// option, a value that looks like an option, `--opt=value` — is left to ArgumentParser, so
+/// its messages and behaviour are unchanged; `FastArgumentsTests` holds both parses equal.
+struct FastArguments: Equatable {
+    enum Command: Equatable {
+        /// `authdeck` with no arguments (the deck on a terminal, `status` otherwise).
+        case bare
+        case deck(theme: String?)
+        case accounts(json: Bool, provider: String?)
+    }
+
+    var command: Command
+    var store: String?
+    var config: String?
+
+    /// The options each command takes here, as ArgumentParser spells them; a flag has no value.
+    static let options: [String: Set<String>] = [
+        "deck": ["--store", "--config", "--theme"],
+        "accounts": ["--store", "--config", "--json", "--provider"],
+    ]
+    static let flags: Set<String> = ["--json"]
+
+    /// The parsed form of `arguments` (without the program name), or nil to use ArgumentParser.
+    init?(_ arguments: [String]) {
+        guard let name = arguments.first else {
+            command = .bare
+            return
+        }
+        guard let known = Self.options[name] else { return nil }
+        var values: [String: String] = [:]
+        var i = 1
+        while i < arguments.count {
+            let option = arguments[i]
+            guard known.contains(option), values[option] == nil else { return nil }
+            if Self.flags.contains(option) {
+                values[option] = ""
+                i += 1
+                continue
+            }
+            guard i + 1 < arguments.count, !arguments[i + 1].hasPrefix("-") else { return nil }
+            values[option] = arguments[i + 1]
+            i += 2
+        }
+        store = values["--store"]
+        config = values["--config"]
+        command = name == "deck" ? .deck(theme: values["--theme"])
+            : .accounts(json: values["--json"] != nil, provider: values["--provider"])
+    }
+}
