@@ -23,13 +23,16 @@ public enum PrunePolicy {
         // not twice per account (hashing the id and copying the profile each time was a
         // seventh of this at 10,000 accounts).
         var profileId: String?
-        var profile: ProviderProfile?
+        var configured = true
+        var expectedRealm: String?
         for index in accounts.indices where accounts[index].account.quarantinedAt == nil {
             if accounts[index].account.providerId != profileId {
                 profileId = accounts[index].account.providerId
-                profile = byId?[accounts[index].account.providerId]
+                let profile = byId?[accounts[index].account.providerId]
+                configured = byId == nil || profile != nil
+                expectedRealm = profile?.expectedRealm
             }
-            if let reason = reason(for: accounts[index], profile: profile, providersKnown: byId != nil, keptOfGroup: kept,
+            if let reason = reason(for: accounts[index], configured: configured, expectedRealm: expectedRealm, keptOfGroup: kept,
                                    settings: settings, skew: statePolicy.clockSkew, now: now) {
                 out.append(PruneCandidate(account: accounts[index].account, reason: reason))
             }
@@ -47,24 +50,26 @@ public enum PrunePolicy {
     }
 
     /// - Parameters:
-    ///   - profile: the account's provider as configured (nil: not configured, or no config).
-    ///   - providersKnown: whether a config was read (without one, no provider counts as removed).
+    ///   - configured: whether the account's provider is in the config (true when no config
+    ///     could be read: then no provider counts as removed).
+    ///   - expectedRealm: the tenant its provider pins, if any.
+    @inline(__always)
     static func reason(
-        for stored: StoredAccount, profile: ProviderProfile?, providersKnown: Bool, keptOfGroup: [GroupKey: String],
+        for stored: StoredAccount, configured: Bool, expectedRealm: String?, keptOfGroup: [GroupKey: String],
         settings: PruneSettings, skew: TimeSpan, now: Instant
     ) -> PruneReason? {
         let account = stored.account
         let usable = stored.credentials.hasUsableCredential(at: now, skew: skew)
         let transient = account.lastError?.errorClass == .transient
 
-        if providersKnown, profile == nil {
+        if !configured {
             return .providerRemoved(providerId: account.providerId)
         }
         if account.lastSignInAt == nil, stored.credentials.isEmpty, !transient,
            account.createdAt + settings.signInGrace <= now {
             return .signInNeverCompleted
         }
-        if let expected = profile?.expectedRealm, let actual = account.realm,
+        if let expected = expectedRealm, let actual = account.realm,
            realmsComparable(expected, actual), expected.lowercased() != actual.lowercased() {
             return .wrongTenant(expected: expected, actual: actual)
         }

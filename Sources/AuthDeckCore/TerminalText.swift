@@ -26,12 +26,32 @@ public enum TerminalText {
         return String(out)
     }
 
+    /// Whether every byte is printable ASCII (0x20–0x7E), eight bytes at a time: a byte below
+    /// 0x20, equal to 0x7F or above it shows as a set high bit (Bit Twiddling Hacks' exact
+    /// "has a byte less than n" and "has a zero byte" tests).
+    static func printableASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        var at = 0
+        while at + 8 <= bytes.count {
+            let w = bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self)
+            let del = w ^ (ones &* 0x7F)
+            if (w | (w &- ones &* 0x20) & ~w | (del &- ones) & ~del) & highs != 0 { return false }
+            at += 8
+        }
+        while at < bytes.count {
+            if bytes[at] < 0x20 || bytes[at] >= 0x7F { return false }
+            at += 1
+        }
+        return true
+    }
+
     /// Whether `text` holds anything `inert` replaces, judged on its UTF-8 bytes: C0 controls
     /// and DEL (one byte), C1 controls (C2 80–9F), bidi marks and overrides (E2 80 8E–8F,
     /// E2 80 AA–AE, E2 81 A6–A9).
     static func needsChange(_ text: String) -> Bool {
         // Printable ASCII, the usual case, in one pass over contiguous bytes.
-        if text.utf8.withContiguousStorageIfAvailable({ $0.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }) == true { return false }
+        if text.utf8.withContiguousStorageIfAvailable({ printableASCII(UnsafeRawBufferPointer($0)) }) == true { return false }
         var utf8 = text.utf8.makeIterator()
         while let b = utf8.next() {
             if b < 0x20 || b == 0x7F { return true }

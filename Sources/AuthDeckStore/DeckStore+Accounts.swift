@@ -26,8 +26,8 @@ extension DeckStore: AccountStore {
 
     /// Every account in listing order, with its credentials.
     ///
-    /// Credential rows are read table by table and land on their account through a map from
-    /// id to position: building a dictionary of every account's credentials first, then
+    /// Credential rows are read table by table and land on their account's position through
+    /// `AccountLocator`: building a dictionary of every account's credentials first, then
     /// moving each out again, was a third of this read at 10,000 accounts.
     func accounts(includeQuarantined: Bool, openSecrets: Bool) throws -> [StoredAccount] {
         try read { db in
@@ -48,12 +48,15 @@ extension DeckStore: AccountStore {
             // positions are sorted, not the (large) accounts, which then move once.
             var order = Array(out.indices)
             out.withUnsafeBufferPointer { rows in order.sort { Self.listedBefore(rows[$0].account, rows[$1].account) } }
+            var positions = [Int](repeating: 0, count: order.count)
+            for (position, read) in order.enumerated() { positions[read] = position }
+            var locator = AccountLocator(ids: out.map(\.account.id), positions: positions)
             Self.permute(&out, to: order)
-            var position = [String: Int](minimumCapacity: count)
-            for index in out.indices { position[out[index].account.id] = index }
             // Rows of accounts left out (quarantined) find no position and are skipped.
-            try loadCredentials(db, scope: .all, openSecrets: openSecrets) { id, change in
-                if let index = position[id] { try change(&out[index].credentials) }
+            try loadCredentials(db, scope: .all, openSecrets: openSecrets) { row, column in
+                locator.position(of: row, column: column)
+            } apply: { index, change in
+                try change(&out[index].credentials)
             }
             return out
         }
@@ -63,7 +66,7 @@ extension DeckStore: AccountStore {
         try read { db in
             guard let account = try Self.accounts(db, where: " WHERE id = ?", arguments: [.text(id)]).first else { return nil }
             var credentials = Credentials.empty
-            try loadCredentials(db, scope: .account(id), openSecrets: true) { _, change in try change(&credentials) }
+            try loadCredentials(db, scope: .account(id), openSecrets: true) { _, _ in 0 } apply: { _, change in try change(&credentials) }
             return StoredAccount(account: account, credentials: credentials)
         }
     }
@@ -283,56 +286,60 @@ extension DeckStore: AccountStore {
         }
     }
 
-    /// Reads credential rows and hands each to `apply` with its account id and the change it
-    /// makes to that account's credentials, opening every sealed value (a value that fails
+    /// Reads credential rows and hands each to `apply` with its account's position (found by
+    /// `locate` from the row and the column of its account id; nil skips the row) and the
+    /// change it makes to that account's credentials, opening every sealed value (a value that fails
     /// authentication is an error, never skipped) — or none, with `openSecrets: false` (each
     /// value `Secret.unopened`). An account's access tokens come oldest first, its cookies by name.
     func loadCredentials(_ db: Database, scope: CredentialScope, openSecrets: Bool,
-                         apply: (String, (inout Credentials) throws -> Void) throws -> Void) throws {
+                         locate: (RowReader, Int32) -> Int?,
+                         apply: (Int, (inout Credentials) throws -> Void) throws -> Void) throws {
         func open(_ sealed: RowReader, _ index: Int32, _ context: @autoclosure () -> String) throws -> Secret {
             openSecrets ? try box.openString(sealed.data(index), context: context()) : .unopened
         }
         let value = openSecrets ? "t.sealed_value" : "NULL"
-        func each(_ sql: String, _ body: (RowReader) throws -> Void) throws {
+        // Each row lands on the account `locate` finds from the account id in `account`.
+        func each(_ sql: String, account: Int32, _ body: (RowReader, Int) throws -> Void) throws {
             let rows = try RowReader(db, sql: sql, arguments: scope.arguments)
-            while try rows.next() { try body(rows) }
+            while try rows.next() {
+                guard let index = locate(rows, account) else { continue }
+                try body(rows, index)
+            }
         }
         // Columns are read by position; each SELECT lists them in the order read.
-        try each("SELECT t.id, t.account_id, \(value), t.scopes, t.token_type, t.obtained_at, t.expires_at" + scope.clause("access_tokens", order: "obtained_at")) { row in
+        try each("SELECT t.id, t.account_id, \(value), t.scopes, t.token_type, t.obtained_at, t.expires_at" + scope.clause("access_tokens", order: "obtained_at"), account: 1) { row, index in
             let id = row.string(0)
             let token = AccessToken(
                 id: id, value: try open(row, 2, SealingContext.accessToken(id)),
                 scopes: row.string(3).split(separator: " ").map(String.init), tokenType: row.string(4),
                 obtainedAt: Instant(secondsSinceEpoch: row.int64(5)), expiresAt: row.optionalInt64(6).map(Instant.init(secondsSinceEpoch:)))
-            try apply(row.string(1)) { $0.accessTokens.append(token) }
+            try apply(index) { $0.accessTokens.append(token) }
         }
-        try each("SELECT t.account_id, t.id, \(value), t.generation, t.obtained_at, t.expires_at" + scope.clause("refresh_tokens")) { row in
-            let account = row.string(0)
+        try each("SELECT t.account_id, t.id, \(value), t.generation, t.obtained_at, t.expires_at" + scope.clause("refresh_tokens"), account: 0) { row, index in
             let id = row.string(1)
             let token = RefreshToken(
-                id: id, value: try open(row, 2, SealingContext.refreshToken(account, id)),
+                id: id, value: try open(row, 2, SealingContext.refreshToken(row.string(0), id)),
                 generation: Int(row.int64(3)), obtainedAt: Instant(secondsSinceEpoch: row.int64(4)),
                 expiresAt: row.optionalInt64(5).map(Instant.init(secondsSinceEpoch:)))
-            try apply(account) { $0.refreshToken = token }
+            try apply(index) { $0.refreshToken = token }
         }
-        try each("SELECT t.id, t.account_id, t.name, \(value), t.domain, t.path, t.expires_at, t.secure, t.http_only" + scope.clause("cookies", order: "name")) { row in
+        try each("SELECT t.id, t.account_id, t.name, \(value), t.domain, t.path, t.expires_at, t.secure, t.http_only" + scope.clause("cookies", order: "name"), account: 1) { row, index in
             let id = row.string(0)
             let cookie = Cookie(
                 id: id, name: row.string(2), value: try open(row, 3, SealingContext.cookie(id)),
                 domain: row.string(4), path: row.string(5), expiresAt: row.optionalInt64(6).map(Instant.init(secondsSinceEpoch:)),
                 secure: row.int64(7) != 0, httpOnly: row.int64(8) != 0)
-            try apply(row.string(1)) { $0.cookies.append(cookie) }
+            try apply(index) { $0.cookies.append(cookie) }
         }
-        try each("SELECT t.account_id, t.name, t.value" + scope.clause("id_token_claims")) { row in
+        try each("SELECT t.account_id, t.name, t.value" + scope.clause("id_token_claims"), account: 0) { row, index in
             let name = row.string(1)
             let claim = row.string(2)
-            try apply(row.string(0)) { $0.idTokenClaims[name] = claim }
+            try apply(index) { $0.idTokenClaims[name] = claim }
         }
-        try each("SELECT t.account_id, t.name, \(value)" + scope.clause("extras")) { row in
-            let account = row.string(0)
+        try each("SELECT t.account_id, t.name, \(value)" + scope.clause("extras"), account: 0) { row, index in
             let name = row.string(1)
-            let extra = try open(row, 2, SealingContext.extra(account, name))
-            try apply(account) { $0.extras[name] = extra }
+            let extra = try open(row, 2, SealingContext.extra(row.string(0), name))
+            try apply(index) { $0.extras[name] = extra }
         }
     }
 

@@ -90,6 +90,14 @@ final class RowReader {
         return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
 
+    /// Whether text column `index` holds exactly the bytes of `string` (false for NULL).
+    func text(_ index: Int32, equals string: String) -> Bool {
+        guard let text = sqlite3_column_text(statement, index) else { return false }
+        let count = Int(sqlite3_column_bytes(statement, index))
+        var string = string
+        return string.withUTF8 { $0.count == count && (count == 0 || memcmp($0.baseAddress!, text, count) == 0) }
+    }
+
     /// An integer column (0 for NULL).
     func int64(_ index: Int32) -> Int64 { sqlite3_column_int64(statement, index) }
 

@@ -40,7 +40,8 @@ public enum DeckSnapshot {
                                     realm: e.pointee.stored.account.realm ?? "", state: e.pointee.state, expiry: e.pointee.expiry,
                                     neverExpires: e.pointee.state.isUsable && e.pointee.usableUntil == nil,
                                     lastUsed: e.pointee.stored.account.lastUsedAt, renewable: renewable, detail: detail))
-                if let p = profile {
+                // Only a usable account has a renewal ahead (`renewalDue` is nil for the rest).
+                if let p = profile, e.pointee.state.isUsable {
                     rows[rows.count - 1].renewAt = KeepAlivePlan.renewalDue(e.pointee, now: now, skew: skew, renewBefore: p.renewBefore,
                                                                             silentRenewal: silent)
                 }

@@ -136,7 +136,10 @@ import AuthDeckCore
             guard let scalar = Unicode.Scalar(v) else { continue }
             let replaced = v < 0x20 || v == 0x7F || (0x80...0x9F).contains(v) || v == 0x200E || v == 0x200F
                 || (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v)
-            for text in [String(Character(scalar)), "é—\(Character(scalar))·x"] {
+            // …and at every place of a longer ASCII text, where eight bytes are checked at a time.
+            let ascii = Array("abcdefgh~ ZYX0123")
+            let around = (0...ascii.count).map { String(ascii[..<$0]) + String(Character(scalar)) + String(ascii[$0...]) }
+            for text in [String(Character(scalar)), "é—\(Character(scalar))·x"] + (v < 0x100 ? around : []) {
                 #expect((TerminalText.inert(text) != text) == replaced, "U+\(String(v, radix: 16))")
             }
         }

@@ -103,9 +103,25 @@ import AuthDeckPlatform
             let account = Account(id: id, providerId: provider, subject: "subject-\(i % 50)",
                                   username: names.randomElement(using: &rng)! + "\(i % 7)", createdAt: clock.now(),
                                   quarantinedAt: i % 10 == 0 ? clock.now() : nil)
-            let stored = StoredAccount(account: account, credentials: Credentials(accessTokens: [token]))
+            // Some accounts hold two tokens and a refresh token (several rows per account and table).
+            let second = AccessToken(id: "at2-\(i)", value: Secret("second-\(i)"), scopes: ["t\(i)"], obtainedAt: clock.now() + .seconds(1),
+                                     expiresAt: nil)
+            let refresh = RefreshToken(id: "rt-\(i)", value: Secret("refresh-\(i)"), generation: 1, obtainedAt: clock.now(), expiresAt: nil)
+            let credentials = i % 3 == 0 ? Credentials(accessTokens: [token, second], refreshToken: refresh) : Credentials(accessTokens: [token])
+            let stored = StoredAccount(account: account, credentials: credentials)
             try store.insert(stored)
             if account.quarantinedAt == nil { expected[id] = stored }
+        }
+        // Credentials written again later sit after everyone else's rows: out of the order the
+        // accounts are read in, they must still land on their own account.
+        for (n, id) in expected.keys.sorted().enumerated() where n % 4 == 1 {
+            var stored = try #require(expected[id])
+            stored.credentials = Credentials(accessTokens: [AccessToken(id: "re-\(n)", value: Secret("re-\(n)"), scopes: ["r"],
+                                                                        obtainedAt: clock.now(), expiresAt: nil)],
+                                             refreshToken: RefreshToken(id: "rr-\(n)", value: Secret("rr-\(n)"), generation: 2,
+                                                                        obtainedAt: clock.now(), expiresAt: nil))
+            try store.replaceCredentials(stored.credentials, accountId: id)
+            expected[id] = stored
         }
         let queue = try DatabaseQueue(path: location(dir).databasePath)
         let sqliteOrder = try queue.read { db in
