@@ -116,6 +116,7 @@ struct JSONWriter {
     }
 
     private mutating func begin(_ open: UInt8) {
+        precondition(depth < 63, "JSONWriter nests at most 63 levels")  // `emptyAt` and `lineRoom` hold that many
         separate()
         buffer.append(open)
         depth += 1
@@ -140,28 +141,39 @@ struct JSONWriter {
         }
         guard depth > 0 else { return }
         let bit: UInt64 = 1 << UInt64(depth & 63)
-        if emptyAt & bit != 0 {
-            emptyAt &= ~bit
-        } else {
-            buffer.append(0x2C)
-        }
-        newline()
+        let first = emptyAt & bit != 0
+        emptyAt &= ~bit
+        let out = buffer.reserve(1 + Self.lineRoom)
+        if !first { out[0] = 0x2C }
+        buffer.commit((first ? 0 : 1) + putLine(out + (first ? 0 : 1)))
     }
 
-    /// A newline and the indentation of `depth`, copied from one prepared run.
+    /// A newline and the indentation of `depth`.
     @inline(__always)
     private mutating func newline() {
-        let n = 1 + depth * 2
-        if n <= Self.indent.utf8CodeUnitCount {
-            buffer.append(UnsafeRawBufferPointer(start: Self.indent.utf8Start, count: n))
-            return
-        }
-        buffer.append(0x0A)
-        for _ in 0..<depth { buffer.append(0x20, 0x20) }
+        buffer.commit(putLine(buffer.reserve(Self.lineRoom)))
     }
 
-    /// A newline and 32 spaces: the indentation of up to 16 levels in one copy.
-    static let indent: StaticString = "\n                                "
+    /// Room `putLine` needs: two words, or the longest indentation written byte by byte.
+    static let lineRoom = 16 + 2 * 64
+
+    /// Writes a newline and the indentation of `depth` at `out` (which has `lineRoom` bytes)
+    /// and returns how many bytes that is. Up to seven levels (every level an account has) it
+    /// is two 8-byte stores, whatever the length, instead of a `memcpy` call per line.
+    @inline(__always)
+    private func putLine(_ out: UnsafeMutablePointer<UInt8>) -> Int {
+        let length = 1 + 2 * depth
+        if length <= 16 {
+            let raw = UnsafeMutableRawPointer(out)
+            raw.storeBytes(of: UInt64(0x2020_2020_2020_200A).littleEndian, as: UInt64.self)  // "\n" and 7 spaces
+            raw.storeBytes(of: UInt64(0x2020_2020_2020_2020), toByteOffset: 8, as: UInt64.self)
+        } else {
+            out[0] = 0x0A
+            (out + 1).initialize(repeating: 0x20, count: length - 1)
+        }
+        return length
+    }
+
     static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// Whether a JSON string must escape `byte` (controls, `"` and `\`).
