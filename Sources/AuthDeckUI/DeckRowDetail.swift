@@ -7,47 +7,61 @@ import AuthDeckCore
 /// Why: the deck shows one account's details at a time, and making the lines of all 10,000
 /// accounts of a large store up front was most of the time to the first frame.
 ///
-/// The data sits in one immutable box, so copying a row (the deck sorts and gathers 10,000 of
-/// them) costs one reference count instead of one per string and array of the account.
+/// The data is the snapshot's own: every row of a snapshot points into one shared `Source`
+/// (the assessment's entries), so a row copy costs one reference count, and no account is
+/// copied per row (a box per row holding a copy of its account and provider was 6 MB and a
+/// tenth of the first frame at 10,000 accounts).
 public struct DeckRowDetail: Equatable, Sendable {
-    private let box: Box
+    private let source: Source
+    private let index: Int
+    private let events: [DeckEvent]
 
-    public init(stored: StoredAccount, profile: ProviderProfile?, state: AccountState, now: Instant, skew: TimeSpan,
-                events: [DeckEvent]) {
-        box = Box(stored: stored, profile: profile, state: state, now: now, skew: skew, events: events)
-    }
-
-    public static func == (a: DeckRowDetail, b: DeckRowDetail) -> Bool { a.box === b.box || a.box.fields == b.box.fields }
-
-    private final class Box: Sendable {
-        let stored: StoredAccount
-        let profile: ProviderProfile?
-        let state: AccountState
+    /// What the rows of one snapshot share: the assessment's entries, the configured
+    /// providers by id, the instant and the clock skew.
+    public final class Source: Sendable {
+        let entries: [DeckAssessment.Entry]
+        let profiles: [String: ProviderProfile]
         let now: Instant
         let skew: TimeSpan
-        let events: [DeckEvent]
 
-        init(stored: StoredAccount, profile: ProviderProfile?, state: AccountState, now: Instant, skew: TimeSpan, events: [DeckEvent]) {
-            self.stored = stored
-            self.profile = profile
-            self.state = state
+        public init(entries: [DeckAssessment.Entry], profiles: [String: ProviderProfile], now: Instant, skew: TimeSpan) {
+            self.entries = entries
+            self.profiles = profiles
             self.now = now
             self.skew = skew
-            self.events = events
         }
+    }
 
-        /// Everything, for equality.
-        var fields: Fields { Fields(stored: stored, profile: profile, state: state, now: now, skew: skew, events: events) }
+    /// The detail of `source.entries[index]`, with the account's recent `events`.
+    public init(source: Source, index: Int, events: [DeckEvent]) {
+        precondition(source.entries.indices.contains(index))
+        self.source = source
+        self.index = index
+        self.events = events
+    }
+
+    public static func == (a: DeckRowDetail, b: DeckRowDetail) -> Bool {
+        guard a.events == b.events else { return false }
+        if a.source === b.source && a.index == b.index { return true }
+        return a.fields == b.fields
+    }
+
+    /// Everything the lines are made of, for equality across snapshots.
+    private var fields: Fields {
+        let entry = source.entries[index]
+        return Fields(stored: entry.stored, profile: source.profiles[entry.stored.account.providerId], state: entry.state,
+                      now: source.now, skew: source.skew)
     }
 
     private struct Fields: Equatable {
-        var stored: StoredAccount, profile: ProviderProfile?, state: AccountState, now: Instant, skew: TimeSpan, events: [DeckEvent]
+        var stored: StoredAccount, profile: ProviderProfile?, state: AccountState, now: Instant, skew: TimeSpan
     }
 
     /// The lines, made terminal-safe.
     public var lines: [String] {
-        let a = box.stored.account, c = box.stored.credentials
-        let profile = box.profile, now = box.now, skew = box.skew, events = box.events, state = box.state
+        let entry = source.entries[index]
+        let a = entry.stored.account, c = entry.stored.credentials
+        let profile = source.profiles[a.providerId], now = source.now, skew = source.skew, state = entry.state
         var detail = ["provider \(a.providerId)\(profile.map { " (\($0.kind.label))" } ?? "") · realm \(a.realm ?? "-") · id \(a.id)"]
         for t in c.accessTokens {
             detail.append("token \(t.scopes.joined(separator: " ")) — \(ExpiryText.describe(t.expiresAt, now: now, neverExpires: true))\(t.isValid(at: now, skew: skew) ? "" : " (not usable)")")

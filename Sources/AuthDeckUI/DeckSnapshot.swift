@@ -11,6 +11,7 @@ public enum DeckSnapshot {
         let profiles = Dictionary(providers.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         var rows: [DeckRow] = []
         rows.reserveCapacity(assessment.entries.count)
+        let source = DeckRowDetail.Source(entries: assessment.entries, profiles: profiles, now: now, skew: skew)
         // Entries come grouped by provider: its profile is looked up once per run of them.
         var profileId: String?
         var profile: ProviderProfile?
@@ -31,8 +32,7 @@ public enum DeckSnapshot {
                 if case .expired(let r) = e.pointee.state { renewable = r }
                 // The detail pane's lines are made when the pane shows the row (one at a time), not
                 // here for every account: at 10,000 accounts they were most of the first frame.
-                let detail = DeckRowDetail(stored: e.pointee.stored, profile: profile, state: e.pointee.state, now: now, skew: skew,
-                                           events: events(e.pointee.stored.account.id))
+                let detail = DeckRowDetail(source: source, index: index, events: events(e.pointee.stored.account.id))
                 // Appended first and completed in place: a row is large, and copying it into the
                 // array was a fifth of this function at 10,000 accounts.
                 rows.append(DeckRow(id: e.pointee.stored.account.id, providerId: providerId, providerKind: profile?.kind,
