@@ -54,7 +54,12 @@ public enum AccountState: Equatable, Hashable, Sendable {
     }
 
     /// Whether the account can present a credential right now.
-    public var isUsable: Bool { self == .signedIn || self == .expiringSoon }
+    public var isUsable: Bool {
+        switch self {
+        case .signedIn, .expiringSoon: return true
+        default: return false
+        }
+    }
 
     /// Derives the state of one account at `now`.
     ///

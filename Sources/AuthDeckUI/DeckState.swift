@@ -117,19 +117,24 @@ public struct DeckState: Equatable, Sendable {
         var idLow: UInt64 = 0
         var index: Int
 
+        /// The first 16 bytes as two big-endian words, zero-padded.
+        static func prefix(_ bytes: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64) {
+            var high: UInt64 = 0, low: UInt64 = 0
+            for n in 0..<min(bytes.count, 16) {
+                if n < 8 {
+                    high |= UInt64(bytes[n]) << (56 - 8 * UInt64(n))
+                } else {
+                    low |= UInt64(bytes[n]) << (56 - 8 * UInt64(n - 8))
+                }
+            }
+            return (high, low)
+        }
+
         init(time: Int64, id: String, index: Int) {
             self.time = time
             self.index = index
-            var id = id
-            id.withUTF8 { bytes in
-                for n in 0..<min(bytes.count, 16) {
-                    if n < 8 {
-                        idHigh |= UInt64(bytes[n]) << (56 - 8 * UInt64(n))
-                    } else {
-                        idLow |= UInt64(bytes[n]) << (56 - 8 * UInt64(n - 8))
-                    }
-                }
-            }
+            (idHigh, idLow) = id.utf8.withContiguousStorageIfAvailable(Self.prefix)
+                ?? Array(id.utf8).withUnsafeBufferPointer(Self.prefix)
         }
     }
 
