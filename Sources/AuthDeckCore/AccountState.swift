@@ -53,6 +53,18 @@ public enum AccountState: Equatable, Hashable, Sendable {
         }
     }
 
+    /// The position of `key` in `allKeys`.
+    public var keyIndex: Int {
+        switch self {
+        case .signedIn: return 0
+        case .expiringSoon: return 1
+        case .expired: return 2
+        case .needsSignIn: return 3
+        case .failed: return 4
+        case .stale: return 5
+        }
+    }
+
     /// Whether the account can present a credential right now.
     public var isUsable: Bool {
         switch self {

@@ -17,7 +17,14 @@ public final class CursesScreen {
     public private(set) var height = 0
     let color: Bool
     var previous: ScreenBuffer?
-    var pairs: [String: Int16] = [:]
+    var pairs: [PairKey: Int16] = [:]
+
+    /// A colour pair's foreground and background (a String built per run of cells was a
+    /// measurable part of each frame).
+    struct PairKey: Hashable {
+        var fg: Theme.Color
+        var bg: Theme.Color
+    }
     var themeName = ""
 
     /// - Parameter color: false for NO_COLOR or monochrome terminals.
@@ -125,10 +132,13 @@ public final class CursesScreen {
             while x < min(buffer.width, width) {
                 let role = buffer.cell(x: x, y: y).role
                 var run: [wchar_t] = []
+                run.reserveCapacity(min(buffer.width, width) - x)
                 let start = x
                 while x < min(buffer.width, width), buffer.cell(x: x, y: y).role == role {
                     let c = buffer.cell(x: x, y: y)
-                    if !c.continuation { run.append(contentsOf: c.character.unicodeScalars.prefix(1).map { wchar_t($0.value) }) }
+                    // The cell's first scalar, appended as is (mapping it into an array of its
+                    // own was an allocation per cell, most of a frame's drawing).
+                    if !c.continuation, let scalar = c.character.unicodeScalars.first { run.append(wchar_t(scalar.value)) }
                     x += 1
                 }
                 // Writing the last cell of the screen would scroll; stop one short there.
@@ -153,7 +163,7 @@ public final class CursesScreen {
         if s.underline { attrs |= ad_a_underline() }
         if s.dim { attrs |= ad_a_dim() }
         guard color, has_colors(), s.fg != .default || s.bg != .default else { return (attrs, 0) }
-        let key = "\(s.fg.rawValue)/\(s.bg.rawValue)"
+        let key = PairKey(fg: s.fg, bg: s.bg)
         if let pair = pairs[key] { return (attrs, pair) }
         let pair = Int16(pairs.count + 1)
         guard Int32(pair) < ad_color_pairs() else { return (attrs, 0) }

@@ -22,7 +22,12 @@ public struct DeckState: Equatable, Sendable {
         public var reason: String
     }
 
-    public var rows: [DeckRow] = [] { didSet { refreshVisibleRows() } }
+    public var rows: [DeckRow] = [] {
+        didSet {
+            refreshVisibleRows()
+            refreshCounts()
+        }
+    }
     public var providers: [DeckProvider] = []
     public var now: Instant
     public var selectedID: String?
@@ -143,10 +148,14 @@ public struct DeckState: Equatable, Sendable {
         return visible.first { $0.id == selectedID } ?? visible.first
     }
 
-    /// Counts by state key, for the header.
-    public var counts: [String: Int] {
-        var c: [String: Int] = [:]
-        for i in rows.indices { c[rows[i].state.key, default: 0] += 1 }  // no copy of each row
-        return c
+    /// Counts by state key (only the states some row is in), for the header. Kept up to date
+    /// with the rows like `visibleRows`: counting 10,000 rows by a String key in every frame
+    /// was a third of drawing one.
+    public private(set) var counts: [String: Int] = [:]
+
+    private mutating func refreshCounts() {
+        var tally = [Int](repeating: 0, count: AccountState.allKeys.count)
+        for i in rows.indices { tally[rows[i].state.keyIndex] += 1 }  // no copy of each row
+        counts = Dictionary(uniqueKeysWithValues: zip(AccountState.allKeys, tally).filter { $0.1 > 0 })
     }
 }

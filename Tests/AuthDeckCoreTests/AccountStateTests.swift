@@ -114,6 +114,13 @@ import AuthDeckTestSupport
         }
         #expect(deck.entries.count == fixture.accounts.count)
     }
+
+    @Test func keyIndexIsThePlaceOfTheKeyInAllKeys() {
+        let states: [AccountState] = [.signedIn, .expiringSoon, .expired(renewable: true), .expired(renewable: false),
+                                      .needsSignIn(reason: "r"), .failed(reason: "f"), .stale(reason: .unused(days: 3))]
+        for state in states { #expect(AccountState.allKeys[state.keyIndex] == state.key) }
+        #expect(Set(states.map(\.keyIndex)) == Set(AccountState.allKeys.indices))
+    }
 }
 
 /// The fixture's providers as profiles (mirrors `DeckFixture.configTOML`).
