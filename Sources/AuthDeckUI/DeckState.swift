@@ -122,17 +122,12 @@ public struct DeckState: Equatable, Sendable {
         var idLow: UInt64 = 0
         var index: Int
 
-        /// The first 16 bytes as two big-endian words, zero-padded.
+        /// The first 16 bytes as two big-endian words, zero-padded: copied into two words at
+        /// once, not shifted in byte by byte.
         static func prefix(_ bytes: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64) {
-            var high: UInt64 = 0, low: UInt64 = 0
-            for n in 0..<min(bytes.count, 16) {
-                if n < 8 {
-                    high |= UInt64(bytes[n]) << (56 - 8 * UInt64(n))
-                } else {
-                    low |= UInt64(bytes[n]) << (56 - 8 * UInt64(n - 8))
-                }
-            }
-            return (high, low)
+            var words: (UInt64, UInt64) = (0, 0)
+            withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes).prefix(16))) }
+            return (UInt64(bigEndian: words.0), UInt64(bigEndian: words.1))
         }
 
         init(time: Int64, id: String, index: Int) {
