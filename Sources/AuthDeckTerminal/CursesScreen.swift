@@ -11,6 +11,8 @@ public final class CursesScreen {
         case key(Key)
         case resize(width: Int, height: Int)
         case click(x: Int, y: Int)
+        /// The terminal is gone (hung up or closed): nothing more can be read or shown.
+        case hangup
     }
 
     public private(set) var width = 0
@@ -54,6 +56,14 @@ public final class CursesScreen {
         CursesScreen.restore()
     }
 
+    /// Whether the terminal (standard input) has hung up or closed. Why: then every read
+    /// fails at once, and a loop waiting for keys would spin at full speed for ever — which a
+    /// deck whose SIGHUP never arrives (blocked by whoever started it) otherwise did.
+    static func terminalGone(_ descriptor: Int32 = 0) -> Bool {
+        var fd = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&fd, 1, 0) > 0 && fd.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0
+    }
+
     /// Leaves curses mode; safe to call more than once and from a signal handler.
     static func restore() {
         if isendwin() == false { endwin() }
@@ -81,7 +91,7 @@ public final class CursesScreen {
         timeout(milliseconds)
         var ch: wint_t = 0
         let rc = ad_get_wch(&ch)
-        if rc == ERR { return nil }
+        if rc == ERR { return Self.terminalGone() ? .hangup : nil }
         if rc == KEY_CODE_YES {
             switch Int32(ch) {
             case KEY_UP: return .key(.up)

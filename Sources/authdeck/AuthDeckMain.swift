@@ -24,9 +24,9 @@ enum AuthDeckMain {
             if let fast = FastArguments(Array(args)) {
                 let context = DeckContext(storeFlag: fast.store, configFlag: fast.config)
                 switch fast.command {
-                case .deck(let theme): return try DeckCommand.open(context, theme: theme)
-                case .accounts(let json, let provider): return try AccountsCommand.list(context, json: json, provider: provider)
-                case .bare where TerminalProbe.isInteractive: return try DeckCommand.open(context, theme: nil)
+                case .deck(let theme): return try await DeckCommand.open(context, theme: theme)
+                case .accounts(let json, let provider): return try await AccountsCommand.list(context, json: json, provider: provider)
+                case .bare where TerminalProbe.isInteractive: return try await DeckCommand.open(context, theme: nil)
                 case .bare: break
                 }
             }

@@ -77,6 +77,7 @@ final class DeckRuntime: @unchecked Sendable {
                 dispatch(.key(state.modal == nil && !state.editingFilter ? remap[k] ?? k : k))
             case .resize(let w, let h)?: dispatch(.resize(width: w, height: h))
             case .click(let x, let y)?: dispatch(.click(x: x, y: y))
+            case .hangup?: state.quitting = true  // the terminal is gone: nobody to show anything to
             case nil: break
             }
             let now = context.clock.now()

@@ -13,11 +13,12 @@ struct AccountsCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Only this provider's accounts.", valueName: "id")) var provider: String?
 
     func run() async throws {
-        try Self.list(DeckContext(global), json: json, provider: provider)
+        try await Self.list(DeckContext(global), json: json, provider: provider)
     }
 
-    /// The listing itself (what `run` and `FastArguments` both call).
-    static func list(_ context: DeckContext, json: Bool, provider: String?) throws {
+    /// The listing itself (what `run` and `FastArguments` both call; async like `run`, so it
+    /// runs where `run` did).
+    static func list(_ context: DeckContext, json: Bool, provider: String?) async throws {
         let config = try context.loadConfig()
         let store = try context.openStore()
         let assessment = try context.assess(store, config)

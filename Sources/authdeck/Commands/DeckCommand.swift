@@ -16,11 +16,13 @@ struct DeckCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Start with this theme.") var theme: String?
 
     func run() async throws {
-        try Self.open(DeckContext(global), theme: theme)
+        try await Self.open(DeckContext(global), theme: theme)
     }
 
-    /// The deck itself (what `run` and `FastArguments` both call).
-    static func open(_ context: DeckContext, theme: String?) throws {
+    /// The deck itself (what `run` and `FastArguments` both call). Async, as `run` is, so it
+    /// runs off the main thread whoever calls it: the deck's loop blocks its thread, and work
+    /// the runtime hands to the main queue must still run.
+    static func open(_ context: DeckContext, theme: String?) async throws {
         guard TerminalProbe.isInteractive else {
             throw CLIError.usage("the deck needs a terminal; use `authdeck status` or `authdeck accounts` in scripts")
         }
