@@ -45,7 +45,7 @@ public struct Instant: Comparable, Hashable, Sendable, Codable, CustomStringConv
     /// returns false for a year outside 0–9999 (then use `iso8601`).
     ///
     /// Why: `accounts --json` writes three dates for each of 10,000 accounts straight into
-    /// its output buffer; digit pairs come from a table, no String or closure in between.
+    /// its output buffer: two digits at a time, no String or closure in between.
     @inline(__always)
     public func writeISO8601(to out: UnsafeMutablePointer<UInt8>) -> Bool {
         let days = secondsSinceEpoch >= 0 ? secondsSinceEpoch / 86_400 : (secondsSinceEpoch - 86_399) / 86_400

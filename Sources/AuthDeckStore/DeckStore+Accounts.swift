@@ -157,8 +157,6 @@ extension DeckStore: AccountStore {
 
     // MARK: - Row mapping
 
-    /// The columns `account(from:)` reads, in the order it reads them by index (reading a
-    /// GRDB row by position instead of by name is several times faster on large stores).
     /// The order of every listing (`accounts`, the deck, account matching).
     static let listingOrder = "provider_id, username, id"
 
@@ -210,6 +208,7 @@ extension DeckStore: AccountStore {
         }
     }
 
+    /// The columns `account(from:)` reads, in the order it reads them by position.
     static let accountColumns = "id, provider_id, subject, username, display_name, realm, created_at, last_sign_in_at, last_used_at, error_class, error_code, error_remedy, error_at, failed_attempts, quarantined_at, quarantine_reason"
 
     /// The accounts of `SELECT accountColumns FROM accounts` + `clause` (a WHERE and/or
