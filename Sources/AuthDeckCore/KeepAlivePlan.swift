@@ -67,11 +67,10 @@ public struct KeepAlivePlan: Equatable, Sendable {
     @inlinable
     public static func renewalDue(_ entry: DeckAssessment.Entry, now: Instant, skew: TimeSpan, renewBefore: TimeSpan,
                                   silentRenewal: Bool) -> Instant? {
-        guard canRenew(entry.stored, now: now, silentRenewal: silentRenewal), !gaveUp(entry.stored) else { return nil }
-        switch entry.state {
-        case .signedIn, .expiringSoon: return entry.usableUntil.map { $0 - skew - renewBefore }
-        default: return nil
-        }
+        // Only what is usable now has a renewal ahead; the state is the cheapest test, so first.
+        guard entry.state.isUsable, let until = entry.usableUntil,
+              canRenew(entry.stored, now: now, silentRenewal: silentRenewal), !gaveUp(entry.stored) else { return nil }
+        return until - skew - renewBefore
     }
 
     /// The provider already refused a silent renewal: trying again would fail the same way,

@@ -64,11 +64,7 @@ final class RowReader {
     func isNull(_ index: Int32) -> Bool { sqlite3_column_type(statement, index) == SQLITE_NULL }
 
     /// A text column ("" for NULL).
-    func string(_ index: Int32) -> String {
-        guard let text = sqlite3_column_text(statement, index) else { return "" }
-        let count = Int(sqlite3_column_bytes(statement, index))
-        return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
-    }
+    func string(_ index: Int32) -> String { optionalString(index) ?? "" }
 
     /// A text column, nil for NULL. (The column's type is asked only when SQLite gives no
     /// text pointer, which a NULL does; an empty text is normally a pointer to "".)
@@ -81,13 +77,8 @@ final class RowReader {
     /// same. Why: every account of a tenant has the same realm, and 10,000 copies of it were
     /// 10,000 allocations (and their pages) in a listing.
     func optionalString(_ index: Int32, sameAs previous: String?) -> String? {
-        guard let text = sqlite3_column_text(statement, index) else { return isNull(index) ? nil : "" }
-        let count = Int(sqlite3_column_bytes(statement, index))
-        if var previous {
-            let same = previous.withUTF8 { $0.count == count && (count == 0 || memcmp($0.baseAddress!, text, count) == 0) }
-            if same { return previous }
-        }
-        return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+        if let previous, text(index, equals: previous) { return previous }
+        return optionalString(index)
     }
 
     /// Whether text column `index` holds exactly the bytes of `string` (false for NULL).

@@ -40,16 +40,15 @@ public enum DeckSnapshot {
                                     realm: e.pointee.stored.account.realm ?? "", state: e.pointee.state, expiry: e.pointee.expiry,
                                     neverExpires: e.pointee.state.isUsable && e.pointee.usableUntil == nil,
                                     lastUsed: e.pointee.stored.account.lastUsedAt, renewable: renewable, detail: detail))
-                // Only a usable account has a renewal ahead (`renewalDue` is nil for the rest).
-                if let p = profile, e.pointee.state.isUsable {
+                if let p = profile {
                     rows[rows.count - 1].renewAt = KeepAlivePlan.renewalDue(e.pointee, now: now, skew: skew, renewBefore: p.renewBefore,
                                                                             silentRenewal: silent)
                 }
             }
         }
         // One pass for every provider's count and worst state (filtering the rows per provider
-        // copied every row once for each provider).
-        // Rows of one provider come together: each run is tallied locally and stored once.
+        // copied every row once for each provider); rows of one provider come together, so
+        // each run is tallied locally and stored once.
         var tally: [String: (count: Int, worst: Int, state: AccountState?)] = [:]
         var i = 0
         while i < rows.count {

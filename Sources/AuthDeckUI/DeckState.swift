@@ -118,8 +118,8 @@ public struct DeckState: Equatable, Sendable {
     /// by their bytes; ids equal in those 16 bytes are compared as Strings.
     private struct TimeKey {
         var time: Int64
-        var idHigh: UInt64 = 0
-        var idLow: UInt64 = 0
+        var idHigh: UInt64
+        var idLow: UInt64
         var index: Int
 
         /// The first 16 bytes as two big-endian words, zero-padded: copied into two words at
