@@ -25,16 +25,22 @@ public enum PrunePolicy {
         var profileId: String?
         var configured = true
         var expectedRealm: String?
-        for index in accounts.indices where accounts[index].account.quarantinedAt == nil {
-            if accounts[index].account.providerId != profileId {
-                profileId = accounts[index].account.providerId
-                let profile = byId?[accounts[index].account.providerId]
-                configured = byId == nil || profile != nil
-                expectedRealm = profile?.expectedRealm
-            }
-            if let reason = reason(for: accounts[index], configured: configured, expectedRealm: expectedRealm, keptOfGroup: kept,
-                                   settings: settings, skew: statePolicy.clockSkew, now: now) {
-                out.append(PruneCandidate(account: accounts[index].account, reason: reason))
+        // Accounts are read in place through a pointer: passing `accounts[index]` on copied
+        // each one (every String retained and released again) — a sixth of this function.
+        accounts.withUnsafeBufferPointer { accounts in
+            guard let first = accounts.baseAddress else { return }
+            for index in accounts.indices where first[index].account.quarantinedAt == nil {
+                let stored = first + index
+                if stored.pointee.account.providerId != profileId {
+                    profileId = stored.pointee.account.providerId
+                    let profile = byId?[stored.pointee.account.providerId]
+                    configured = byId == nil || profile != nil
+                    expectedRealm = profile?.expectedRealm
+                }
+                if let reason = reason(for: stored, configured: configured, expectedRealm: expectedRealm, keptOfGroup: kept,
+                                       settings: settings, skew: statePolicy.clockSkew, now: now) {
+                    out.append(PruneCandidate(account: stored.pointee.account, reason: reason))
+                }
             }
         }
         return out
@@ -55,34 +61,35 @@ public enum PrunePolicy {
     ///   - expectedRealm: the tenant its provider pins, if any.
     @inline(__always)
     static func reason(
-        for stored: StoredAccount, configured: Bool, expectedRealm: String?, keptOfGroup: [GroupKey: String],
+        for stored: UnsafePointer<StoredAccount>, configured: Bool, expectedRealm: String?, keptOfGroup: [GroupKey: String],
         settings: PruneSettings, skew: TimeSpan, now: Instant
     ) -> PruneReason? {
-        let account = stored.account
-        let usable = stored.credentials.hasUsableCredential(at: now, skew: skew)
-        let transient = account.lastError?.errorClass == .transient
+        let usable = stored.pointee.credentials.hasUsableCredential(at: now, skew: skew)
+        let transient = stored.pointee.account.lastError?.errorClass == .transient
 
         if !configured {
-            return .providerRemoved(providerId: account.providerId)
+            return .providerRemoved(providerId: stored.pointee.account.providerId)
         }
-        if account.lastSignInAt == nil, stored.credentials.isEmpty, !transient,
-           account.createdAt + settings.signInGrace <= now {
+        if stored.pointee.account.lastSignInAt == nil, stored.pointee.credentials.isEmpty, !transient,
+           stored.pointee.account.createdAt + settings.signInGrace <= now {
             return .signInNeverCompleted
         }
-        if let expected = expectedRealm, let actual = account.realm,
+        if let expected = expectedRealm, let actual = stored.pointee.account.realm,
            realmsComparable(expected, actual), expected.lowercased() != actual.lowercased() {
             return .wrongTenant(expected: expected, actual: actual)
         }
-        if let keptId = keptOfGroup[GroupKey(account)], keptId != account.id {
+        // (Most stores have no duplicates at all: then no key is made and hashed.)
+        if !keptOfGroup.isEmpty, let keptId = keptOfGroup[GroupKey(stored.pointee.account)], keptId != stored.pointee.account.id {
             return .duplicate(keptId: keptId)
         }
-        if let error = account.lastError, error.errorClass == .needsInteraction, !usable,
+        if let error = stored.pointee.account.lastError, error.errorClass == .needsInteraction, !usable,
            error.at + settings.rejectedGrace <= now,
-           (account.lastSignInAt ?? account.createdAt) <= error.at {
+           (stored.pointee.account.lastSignInAt ?? stored.pointee.account.createdAt) <= error.at {
             return .renewalRejected(since: error.at)
         }
         if let unusedAfter = settings.unusedAfter {
-            let last = max(account.lastUsedAt ?? account.createdAt, account.lastSignInAt ?? account.createdAt, account.createdAt)
+            let created = stored.pointee.account.createdAt
+            let last = max(stored.pointee.account.lastUsedAt ?? created, stored.pointee.account.lastSignInAt ?? created, created)
             if last + unusedAfter <= now {
                 return .unused(days: Int((now - last).seconds / 86_400))
             }

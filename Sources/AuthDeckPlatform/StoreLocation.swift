@@ -26,6 +26,17 @@ public struct StoreLocation: Equatable, Sendable {
         return StoreLocation(databasePath: db, keyFilePath: key)
     }
 
+    /// The bytes of the database file and its write-ahead log (0 for what does not exist yet):
+    /// how much a read of every account has to go through.
+    public var storeBytes: Int {
+        var total = 0
+        for path in [databasePath, databasePath + "-wal"] {
+            var info = stat()
+            if stat(path, &info) == 0 { total += Int(info.st_size) }
+        }
+        return total
+    }
+
     /// The directory holding the database file ("." for a bare file name).
     public var directory: String {
         guard let slash = databasePath.lastIndex(of: "/") else { return "." }

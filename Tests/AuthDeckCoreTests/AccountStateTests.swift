@@ -115,6 +115,19 @@ import AuthDeckTestSupport
         #expect(deck.entries.count == fixture.accounts.count)
     }
 
+    @Test func assessmentKeepsTheStoreOrderAndLeavesQuarantinedAccountsOut() {
+        // The entries are filled from the back (accounts are moved, not copied, into them):
+        // the order must still be the store's, with every quarantined account left out.
+        var accounts = DeckFixture(now: now).accounts
+        for index in stride(from: 1, to: accounts.count, by: 3) { accounts[index].account.quarantinedAt = now - .days(1) }
+        let kept = accounts.filter { $0.account.quarantinedAt == nil }
+        let deck = DeckAssessment(accounts: accounts, providers: FixtureProviders.all, statePolicy: policy,
+                                  pruneSettings: .standard, now: now)
+        #expect(kept.count < accounts.count && !kept.isEmpty)
+        #expect(deck.entries.map(\.stored) == kept)
+        #expect(DeckAssessment(accounts: [], providers: nil, statePolicy: policy, pruneSettings: .standard, now: now).entries.isEmpty)
+    }
+
     @Test func keyIndexIsThePlaceOfTheKeyInAllKeys() {
         let states: [AccountState] = [.signedIn, .expiringSoon, .expired(renewable: true), .expired(renewable: false),
                                       .needsSignIn(reason: "r"), .failed(reason: "f"), .stale(reason: .unused(days: 3))]

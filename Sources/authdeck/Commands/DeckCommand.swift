@@ -26,6 +26,9 @@ struct DeckCommand: AsyncParsableCommand {
         guard TerminalProbe.isInteractive else {
             throw CLIError.usage("the deck needs a terminal; use `authdeck status` or `authdeck accounts` in scripts")
         }
+        // The first read's heap, faulted in on the other core meanwhile (see `prefault`): at
+        // 10,000 accounts it takes about twice the store file's size.
+        MallocTuning.prefault(min(2 * context.location.storeBytes, 32 << 20))
         let config = try context.loadConfig()
         let store = try context.openStore()
         let firstRead = FirstRead(store) { try DeckRuntime.load(context: context, store: store, config: config, selected: nil) }
