@@ -30,6 +30,7 @@ public struct AccessToken: Equatable, Hashable, Sendable {
     /// True when this token was granted every scope in `wanted` (case-insensitively, as
     /// providers compare scopes).
     public func covers(_ wanted: [String]) -> Bool {
+        guard !wanted.isEmpty else { return true }  // (no set of lowercased scopes built for nothing)
         let have = Set(scopes.map { $0.lowercased() })
         return wanted.allSatisfy { have.contains($0.lowercased()) }
     }

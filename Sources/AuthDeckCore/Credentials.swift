@@ -40,8 +40,9 @@ public struct Credentials: Equatable, Hashable, Sendable {
     }
 
     /// Whether something can be presented at `now`.
+    /// (Asked of every account whenever a deck is derived: no array is filtered for it.)
     public func hasUsableCredential(at now: Instant, skew: TimeSpan) -> Bool {
-        usableAccessToken(for: [], at: now, skew: skew) != nil || cookiesUsable(at: now, skew: skew)
+        accessTokens.contains { $0.isValid(at: now, skew: skew) } || cookiesUsable(at: now, skew: skew)
     }
 
     /// When what is usable now stops being usable: the latest-expiring valid access token,

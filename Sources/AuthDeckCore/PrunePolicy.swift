@@ -17,7 +17,7 @@ public enum PrunePolicy {
         statePolicy: StatePolicy, now: Instant
     ) -> [PruneCandidate] {
         let byId = providers.map { Dictionary($0.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }) }
-        let kept = keptOfDuplicates(accounts, now: now, skew: statePolicy.clockSkew)
+        let duplicates = duplicatesToPrune(accounts, now: now, skew: statePolicy.clockSkew)
         var out: [PruneCandidate] = []
         // Accounts come grouped by provider: its profile is looked up once per run of them,
         // not twice per account (hashing the id and copying the profile each time was a
@@ -37,7 +37,9 @@ public enum PrunePolicy {
                     configured = byId == nil || profile != nil
                     expectedRealm = profile?.expectedRealm
                 }
-                if let reason = reason(for: stored, configured: configured, expectedRealm: expectedRealm, keptOfGroup: kept,
+                // (Most stores have no duplicates at all: then no position is hashed.)
+                let keptId = duplicates.isEmpty ? nil : duplicates[index]
+                if let reason = reason(for: stored, configured: configured, expectedRealm: expectedRealm, duplicateOf: keptId,
                                        settings: settings, skew: statePolicy.clockSkew, now: now) {
                     out.append(PruneCandidate(account: stored.pointee.account, reason: reason))
                 }
@@ -59,9 +61,10 @@ public enum PrunePolicy {
     ///   - configured: whether the account's provider is in the config (true when no config
     ///     could be read: then no provider counts as removed).
     ///   - expectedRealm: the tenant its provider pins, if any.
+    ///   - duplicateOf: the account kept of its duplicates, when it is a duplicate not kept.
     @inline(__always)
     static func reason(
-        for stored: UnsafePointer<StoredAccount>, configured: Bool, expectedRealm: String?, keptOfGroup: [GroupKey: String],
+        for stored: UnsafePointer<StoredAccount>, configured: Bool, expectedRealm: String?, duplicateOf: String?,
         settings: PruneSettings, skew: TimeSpan, now: Instant
     ) -> PruneReason? {
         let usable = stored.pointee.credentials.hasUsableCredential(at: now, skew: skew)
@@ -78,8 +81,7 @@ public enum PrunePolicy {
            realmsComparable(expected, actual), expected.lowercased() != actual.lowercased() {
             return .wrongTenant(expected: expected, actual: actual)
         }
-        // (Most stores have no duplicates at all: then no key is made and hashed.)
-        if !keptOfGroup.isEmpty, let keptId = keptOfGroup[GroupKey(stored.pointee.account)], keptId != stored.pointee.account.id {
+        if let keptId = duplicateOf {
             return .duplicate(keptId: keptId)
         }
         if let error = stored.pointee.account.lastError, error.errorClass == .needsInteraction, !usable,
@@ -97,42 +99,23 @@ public enum PrunePolicy {
         return nil
     }
 
-    struct GroupKey: Hashable {
-        var provider: String
-        var subject: String
-        init(_ a: Account) {
-            provider = a.providerId
-            subject = a.subject
-        }
-    }
-
-    /// For each (provider, subject) group with more than one account, the id of the one to
-    /// keep: usable credentials first, then a refresh token, then the latest sign-in, then
-    /// the newest, then the smallest id (so the choice is deterministic).
-    /// Quarantined accounts take no part. Groups hold indices, not copies of the accounts:
-    /// on a large store copying every account cost more than the grouping itself.
-    static func keptOfDuplicates(_ accounts: [StoredAccount], now: Instant, skew: TimeSpan) -> [GroupKey: String] {
-        // One hash per account: the last index seen of each group, and the earlier ones only
-        // for groups that turn out to have several (an array per group cost more than the
-        // grouping itself when almost every group has one account).
-        var last: [GroupKey: Int] = [:]
-        last.reserveCapacity(accounts.count)
-        var earlier: [GroupKey: [Int]] = [:]
-        for index in accounts.indices where !accounts[index].account.subject.isEmpty && accounts[index].account.quarantinedAt == nil {
-            let key = GroupKey(accounts[index].account)
-            if let previous = last.updateValue(index, forKey: key) {
-                earlier[key, default: []].append(previous)
+    /// For each account that has duplicates (same provider + subject) and is not the one of
+    /// them to keep, its position → the id of the one kept: usable credentials first, then a
+    /// refresh token, then the latest sign-in, then the newest, then the smallest id (so the
+    /// choice is deterministic). Quarantined accounts and accounts without a subject take no
+    /// part. Groups hold positions, not copies of the accounts.
+    static func duplicatesToPrune(_ accounts: [StoredAccount], now: Instant, skew: TimeSpan) -> [Int: String] {
+        var out: [Int: String] = [:]
+        accounts.withUnsafeBufferPointer { accounts in
+            let groups = SubjectGroups(accounts) { !$0.pointee.account.subject.isEmpty && $0.pointee.account.quarantinedAt == nil }
+            for members in groups.groups {
+                let best = members.max { lhs, rhs in
+                    rank(accounts[lhs], now: now, skew: skew) < rank(accounts[rhs], now: now, skew: skew)
+                }!
+                for member in members where member != best { out[member] = accounts[best].account.id }
             }
         }
-        var kept: [GroupKey: String] = [:]
-        for (key, others) in earlier {
-            let members = others + [last[key]!]
-            let best = members.max { lhs, rhs in
-                rank(accounts[lhs], now: now, skew: skew) < rank(accounts[rhs], now: now, skew: skew)
-            }!
-            kept[key] = accounts[best].account.id
-        }
-        return kept
+        return out
     }
 
     static func rank(_ s: StoredAccount, now: Instant, skew: TimeSpan) -> Rank {
