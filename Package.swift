@@ -90,7 +90,6 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "AuthDeckStoreTests", dependencies: [
             "AuthDeckCore", "AuthDeckPlatform", "AuthDeckStore", "AuthDeckConfig", "AuthDeckTestSupport",
-            .product(name: "GRDB", package: "GRDB.swift"),
         ], swiftSettings: strict),
         .testTarget(name: "AuthDeckCLITests", dependencies: [
             "AuthDeckCore", "AuthDeckPlatform", "AuthDeckStore", "AuthDeckTestSupport", "AuthDeckUI",

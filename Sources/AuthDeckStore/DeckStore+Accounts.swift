@@ -37,13 +37,7 @@ extension DeckStore: AccountStore {
             let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM accounts") ?? 0
             var out: [StoredAccount] = []
             out.reserveCapacity(count)
-            // The account rows and then every credential row are stepped and copied on a thread
-            // of their own (`RowPrefetch`) while this one makes accounts of them.
-            let queries = ["SELECT \(Self.accountColumns) FROM accounts\(filter)"]
-                + Self.credentialQueries(scope: .all, openSecrets: openSecrets)
-            let prefetch = try RowPrefetch(db, queries: queries.map { ($0, []) })
-            defer { prefetch.finish() }
-            let rows = RowReader(prefetch, feed: 0)
+            let rows = try RowReader(db, sql: "SELECT \(Self.accountColumns) FROM accounts\(filter)")
             var realm: String?
             while try rows.next() {
                 let account = Self.account(from: rows, realmBefore: realm)
@@ -59,7 +53,7 @@ extension DeckStore: AccountStore {
             var locator = AccountLocator(ids: out.map(\.account.id), positions: positions)
             Self.permute(&out, to: order)
             // Rows of accounts left out (quarantined) find no position and are skipped.
-            try loadCredentials(db, scope: .all, openSecrets: openSecrets, prefetch: (prefetch, firstFeed: 1)) { row, column in
+            try loadCredentials(db, scope: .all, openSecrets: openSecrets) { row, column in
                 locator.position(of: row, column: column)
             } apply: { index, change in
                 try change(&out[index].credentials)
@@ -291,45 +285,28 @@ extension DeckStore: AccountStore {
         }
     }
 
-    /// The SELECTs `loadCredentials` reads, in its order. Columns are read by position: each
-    /// lists them in the order read.
-    static func credentialQueries(scope: CredentialScope, openSecrets: Bool) -> [String] {
-        let value = openSecrets ? "t.sealed_value" : "NULL"
-        return [
-            "SELECT t.id, t.account_id, \(value), t.scopes, t.token_type, t.obtained_at, t.expires_at" + scope.clause("access_tokens", order: "obtained_at"),
-            "SELECT t.account_id, t.id, \(value), t.generation, t.obtained_at, t.expires_at" + scope.clause("refresh_tokens"),
-            "SELECT t.id, t.account_id, t.name, \(value), t.domain, t.path, t.expires_at, t.secure, t.http_only" + scope.clause("cookies", order: "name"),
-            "SELECT t.account_id, t.name, t.value" + scope.clause("id_token_claims"),
-            "SELECT t.account_id, t.name, \(value)" + scope.clause("extras"),
-        ]
-    }
-
     /// Reads credential rows and hands each to `apply` with its account's position (found by
     /// `locate` from the row and the column of its account id; nil skips the row) and the
     /// change it makes to that account's credentials, opening every sealed value (a value that fails
     /// authentication is an error, never skipped) — or none, with `openSecrets: false` (each
     /// value `Secret.unopened`). An account's access tokens come oldest first, its cookies by name.
-    /// - Parameter prefetch: the rows of `credentialQueries(scope:openSecrets:)`, already
-    ///   being copied from feed `firstFeed` on; nil to step the SELECTs here.
     func loadCredentials(_ db: Database, scope: CredentialScope, openSecrets: Bool,
-                         prefetch: (RowPrefetch, firstFeed: Int)? = nil,
                          locate: (RowReader, Int32) -> Int?,
                          apply: (Int, (inout Credentials) throws -> Void) throws -> Void) throws {
         func open(_ sealed: RowReader, _ index: Int32, _ context: @autoclosure () -> String) throws -> Secret {
             openSecrets ? try box.openString(sealed.data(index), context: context()) : .unopened
         }
-        let queries = Self.credentialQueries(scope: scope, openSecrets: openSecrets)
-        // Each row of query `query` lands on the account `locate` finds from the account id
-        // in column `account`.
-        func each(_ query: Int, account: Int32, _ body: (RowReader, Int) throws -> Void) throws {
-            let rows = try prefetch.map { RowReader($0.0, feed: $0.firstFeed + query) }
-                ?? RowReader(db, sql: queries[query], arguments: scope.arguments)
+        let value = openSecrets ? "t.sealed_value" : "NULL"
+        // Each row lands on the account `locate` finds from the account id in `account`.
+        func each(_ sql: String, account: Int32, _ body: (RowReader, Int) throws -> Void) throws {
+            let rows = try RowReader(db, sql: sql, arguments: scope.arguments)
             while try rows.next() {
                 guard let index = locate(rows, account) else { continue }
                 try body(rows, index)
             }
         }
-        try each(0, account: 1) { row, index in
+        // Columns are read by position; each SELECT lists them in the order read.
+        try each("SELECT t.id, t.account_id, \(value), t.scopes, t.token_type, t.obtained_at, t.expires_at" + scope.clause("access_tokens", order: "obtained_at"), account: 1) { row, index in
             let id = row.string(0)
             let token = AccessToken(
                 id: id, value: try open(row, 2, SealingContext.accessToken(id)),
@@ -337,7 +314,7 @@ extension DeckStore: AccountStore {
                 obtainedAt: Instant(secondsSinceEpoch: row.int64(5)), expiresAt: row.optionalInt64(6).map(Instant.init(secondsSinceEpoch:)))
             try apply(index) { $0.accessTokens.append(token) }
         }
-        try each(1, account: 0) { row, index in
+        try each("SELECT t.account_id, t.id, \(value), t.generation, t.obtained_at, t.expires_at" + scope.clause("refresh_tokens"), account: 0) { row, index in
             let id = row.string(1)
             let token = RefreshToken(
                 id: id, value: try open(row, 2, SealingContext.refreshToken(row.string(0), id)),
@@ -345,7 +322,7 @@ extension DeckStore: AccountStore {
                 expiresAt: row.optionalInt64(5).map(Instant.init(secondsSinceEpoch:)))
             try apply(index) { $0.refreshToken = token }
         }
-        try each(2, account: 1) { row, index in
+        try each("SELECT t.id, t.account_id, t.name, \(value), t.domain, t.path, t.expires_at, t.secure, t.http_only" + scope.clause("cookies", order: "name"), account: 1) { row, index in
             let id = row.string(0)
             let cookie = Cookie(
                 id: id, name: row.string(2), value: try open(row, 3, SealingContext.cookie(id)),
@@ -353,12 +330,12 @@ extension DeckStore: AccountStore {
                 secure: row.int64(7) != 0, httpOnly: row.int64(8) != 0)
             try apply(index) { $0.cookies.append(cookie) }
         }
-        try each(3, account: 0) { row, index in
+        try each("SELECT t.account_id, t.name, t.value" + scope.clause("id_token_claims"), account: 0) { row, index in
             let name = row.string(1)
             let claim = row.string(2)
             try apply(index) { $0.idTokenClaims[name] = claim }
         }
-        try each(4, account: 0) { row, index in
+        try each("SELECT t.account_id, t.name, \(value)" + scope.clause("extras"), account: 0) { row, index in
             let name = row.string(1)
             let extra = try open(row, 2, SealingContext.extra(row.string(0), name))
             try apply(index) { $0.extras[name] = extra }

@@ -8,21 +8,11 @@ import GRDBSQLite
 /// Why: listings read every account and credential row of the store. Through GRDB's `Row`,
 /// each column went through a generic decoding path and each text through `String(cString:)`
 /// after a type check — at 10,000 accounts that was most of the store read. Here a text
-/// column is one `sqlite3_column_text` and one String made from a known length. A reader
-/// can also read rows a `RowPrefetch` copied on another thread, with the same calls.
+/// column is one `sqlite3_column_text` and one String made from a known length.
 final class RowReader {
-    /// Where the rows come from: a statement stepped here, or the batches a `RowPrefetch`
-    /// copied on its own thread (the same SELECT, already stepped).
-    private enum Source {
-        case statement(OpaquePointer, connection: OpaquePointer)
-        case prefetched(RowPrefetch, RowPrefetch.Feed)
-    }
-
-    private let source: Source
+    private let statement: OpaquePointer
+    private let connection: OpaquePointer
     private let sql: String
-    /// The prefetched rows at hand, and the row of them being read.
-    private var batch = RowPrefetch.Batch(columns: 0)
-    private var row = -1
 
     /// A value bound to a `?`.
     enum Argument {
@@ -35,28 +25,15 @@ final class RowReader {
         guard let connection = db.sqliteConnection else {
             throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "the store's connection is closed", sql: sql)
         }
-        source = .statement(try Self.prepare(sql, arguments: arguments, on: connection), connection: connection)
-        self.sql = sql
-    }
-
-    /// The rows `prefetch` copies from its SELECT number `index`.
-    init(_ prefetch: RowPrefetch, feed index: Int) {
-        source = .prefetched(prefetch, prefetch.feeds[index])
-        sql = prefetch.feeds[index].sql
-    }
-
-    deinit {
-        if case .statement(let statement, _) = source { sqlite3_finalize(statement) }
-    }
-
-    /// `sql` prepared on `connection` with `arguments` bound to its `?`s in order.
-    static func prepare(_ sql: String, arguments: [Argument], on connection: OpaquePointer) throws -> OpaquePointer {
         var prepared: OpaquePointer?
         let code = sqlite3_prepare_v2(connection, sql, -1, &prepared, nil)
         guard code == SQLITE_OK, let prepared else {
             sqlite3_finalize(prepared)
             throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(connection)), sql: sql)
         }
+        self.statement = prepared
+        self.connection = connection
+        self.sql = sql
         for (index, argument) in arguments.enumerated() {
             let position = Int32(index + 1)
             let bound: Int32
@@ -68,71 +45,32 @@ final class RowReader {
             case .integer(let value):
                 bound = sqlite3_bind_int64(prepared, position, value)
             }
-            if bound != SQLITE_OK {
-                sqlite3_finalize(prepared)
-                throw DatabaseError(resultCode: ResultCode(rawValue: bound), message: String(cString: sqlite3_errmsg(connection)), sql: sql)
-            }
+            if bound != SQLITE_OK { throw failure(bound) }
         }
-        return prepared
     }
+
+    deinit { sqlite3_finalize(statement) }
 
     /// Moves to the next row: false when there are no more.
     func next() throws -> Bool {
-        switch source {
-        case let .statement(statement, connection):
-            switch sqlite3_step(statement) {
-            case SQLITE_ROW: return true
-            case SQLITE_DONE: return false
-            case let code:
-                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(connection)), sql: sql)
-            }
-        case let .prefetched(prefetch, feed):
-            row += 1
-            while row >= batch.rows {
-                guard let next = try prefetch.nextBatch(of: feed) else { return false }
-                batch = next
-                row = 0
-            }
-            return true
-        }
-    }
-
-    /// The prefetched cell of column `index` in the current row.
-    private func cell(_ index: Int32) -> RowPrefetch.Cell { batch.cells[row * batch.columns + Int(index)] }
-
-    /// Calls `body` with the bytes of text or blob column `index` (nil for NULL).
-    private func withBytes<R>(_ index: Int32, _ body: (UnsafeBufferPointer<UInt8>?) -> R) -> R {
-        switch source {
-        case let .statement(statement, _):
-            // The column's type is asked only when SQLite gives no pointer, which a NULL does;
-            // an empty text is normally a pointer to "".
-            guard let text = sqlite3_column_text(statement, index) else {
-                return body(isNull(index) ? nil : UnsafeBufferPointer(start: nil, count: 0))
-            }
-            return body(UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement, index))))
-        case .prefetched:
-            let cell = cell(index)
-            guard cell.length >= 0 else { return body(nil) }
-            return batch.bytes.withUnsafeBufferPointer { bytes in
-                body(UnsafeBufferPointer(rebasing: bytes[Int(cell.offset) ..< Int(cell.offset) + Int(cell.length)]))
-            }
+        switch sqlite3_step(statement) {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        case let code: throw failure(code)
         }
     }
 
     /// Whether column `index` is NULL.
-    func isNull(_ index: Int32) -> Bool {
-        switch source {
-        case let .statement(statement, _): return sqlite3_column_type(statement, index) == SQLITE_NULL
-        case .prefetched: return cell(index).length == RowPrefetch.Cell.null
-        }
-    }
+    func isNull(_ index: Int32) -> Bool { sqlite3_column_type(statement, index) == SQLITE_NULL }
 
     /// A text column ("" for NULL).
     func string(_ index: Int32) -> String { optionalString(index) ?? "" }
 
-    /// A text column, nil for NULL.
+    /// A text column, nil for NULL. (The column's type is asked only when SQLite gives no
+    /// text pointer, which a NULL does; an empty text is normally a pointer to "".)
     func optionalString(_ index: Int32) -> String? {
-        withBytes(index) { $0.map { String(decoding: $0, as: UTF8.self) } }
+        guard let text = sqlite3_column_text(statement, index) else { return isNull(index) ? nil : "" }
+        return String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement, index))), as: UTF8.self)
     }
 
     /// A text column, nil for NULL; `previous` itself, not a new String, when the text is the
@@ -145,34 +83,25 @@ final class RowReader {
 
     /// Whether text column `index` holds exactly the bytes of `string` (false for NULL).
     func text(_ index: Int32, equals string: String) -> Bool {
+        guard let text = sqlite3_column_text(statement, index) else { return false }
+        let count = Int(sqlite3_column_bytes(statement, index))
         var string = string
-        return withBytes(index) { bytes in
-            guard let bytes else { return false }
-            return string.withUTF8 { $0.count == bytes.count && (bytes.isEmpty || memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0) }
-        }
+        return string.withUTF8 { $0.count == count && (count == 0 || memcmp($0.baseAddress!, text, count) == 0) }
     }
 
     /// An integer column (0 for NULL).
-    func int64(_ index: Int32) -> Int64 {
-        switch source {
-        case let .statement(statement, _): return sqlite3_column_int64(statement, index)
-        case .prefetched:
-            let cell = cell(index)
-            return cell.length == RowPrefetch.Cell.integer ? cell.integer : 0
-        }
-    }
+    func int64(_ index: Int32) -> Int64 { sqlite3_column_int64(statement, index) }
 
     /// An integer column, nil for NULL.
     func optionalInt64(_ index: Int32) -> Int64? { isNull(index) ? nil : int64(index) }
 
     /// A blob column's bytes (empty for NULL).
     func data(_ index: Int32) -> Data {
-        switch source {
-        case let .statement(statement, _):
-            guard let bytes = sqlite3_column_blob(statement, index) else { return Data() }
-            return Data(bytes: bytes, count: Int(sqlite3_column_bytes(statement, index)))
-        case .prefetched:
-            return withBytes(index) { bytes in bytes.map { Data(buffer: $0) } ?? Data() }
-        }
+        guard let bytes = sqlite3_column_blob(statement, index) else { return Data() }
+        return Data(bytes: bytes, count: Int(sqlite3_column_bytes(statement, index)))
+    }
+
+    private func failure(_ code: Int32) -> DatabaseError {
+        DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(connection)), sql: sql)
     }
 }
