@@ -32,18 +32,18 @@ public enum TerminalText {
     static func printableASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
+        func printable(_ w: UInt64) -> Bool {
+            let del = w ^ (ones &* 0x7F)
+            return (w | (w &- ones &* 0x20) & ~w | (del &- ones) & ~del) & highs == 0
+        }
+        guard bytes.count >= 8 else { return bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }
         var at = 0
         while at + 8 <= bytes.count {
-            let w = bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self)
-            let del = w ^ (ones &* 0x7F)
-            if (w | (w &- ones &* 0x20) & ~w | (del &- ones) & ~del) & highs != 0 { return false }
+            if !printable(bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self)) { return false }
             at += 8
         }
-        while at < bytes.count {
-            if bytes[at] < 0x20 || bytes[at] >= 0x7F { return false }
-            at += 1
-        }
-        return true
+        // The last 1 to 7 bytes as the last eight (some looked at twice), not one by one.
+        return at == bytes.count || printable(bytes.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self))
     }
 
     /// Whether `text` holds anything `inert` replaces, judged on its UTF-8 bytes: C0 controls
