@@ -26,7 +26,7 @@ public enum PrunePolicy {
         var configured = true
         var expectedRealm: String?
         // Accounts are read in place through a pointer: passing `accounts[index]` on copied
-        // each one (every String retained and released again) — a sixth of this function.
+        // each one (every String retained and released again) — a third of this function.
         accounts.withUnsafeBufferPointer { accounts in
             guard let first = accounts.baseAddress else { return }
             for index in accounts.indices where first[index].account.quarantinedAt == nil {
