@@ -1,4 +1,5 @@
 import Testing
+import AuthDeckTestSupport
 @testable import AuthDeckCore
 
 /// `SubjectGroups` finds exactly the groups a plain dictionary of (provider, subject) finds.
@@ -30,7 +31,7 @@ import Testing
         // 6,000 accounts over 3 providers; subjects drawn from a range smaller than the count,
         // so many repeat (within and across providers), with lengths from 0 to 90 bytes so the
         // eight-byte steps and every tail length are exercised. Deterministic generator.
-        var rng = SplitMix(seed: 42)
+        var rng = SeededGenerator(seed: 42)
         let providers = ["work", "prod", "a-much-longer-provider-id"]
         var accounts: [StoredAccount] = []
         for index in 0..<6_000 {
@@ -56,18 +57,5 @@ import Testing
     @Test func fewerThanTwoAccountsHaveNoGroups() {
         #expect(groups([]) { _ in true }.isEmpty)
         #expect(groups([stored(0, provider: "p", subject: "s")]) { _ in true }.isEmpty)
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so the test's accounts are the same each run.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

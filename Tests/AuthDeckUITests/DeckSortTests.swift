@@ -1,4 +1,5 @@
 import Testing
+import AuthDeckTestSupport
 import AuthDeckCore
 import AuthDeckUI
 
@@ -44,18 +45,5 @@ import AuthDeckUI
         // The crowd really ties: many rows share a time, and ids share their first 16 bytes.
         #expect((Dictionary(grouping: rows.compactMap(\.expiry), by: { $0 }).values.map(\.count).max() ?? 0) > 30)
         #expect(rows.filter { $0.id.utf8.count > 16 && $0.id.hasPrefix("work/aaaaaaaaaaa") }.count > 10)
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so a failure can be reproduced.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
