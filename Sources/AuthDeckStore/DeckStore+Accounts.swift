@@ -46,8 +46,7 @@ extension DeckStore: AccountStore {
             }
             // Sorted here rather than by SQLite, whose sorter cost more than reading the rows;
             // positions are sorted, not the (large) accounts, which then move once.
-            var order = Array(out.indices)
-            out.withUnsafeBufferPointer { rows in order.sort { Self.listedBefore(rows[$0].account, rows[$1].account) } }
+            let order = Self.listingOrder(of: out)
             var positions = [Int](repeating: 0, count: order.count)
             for (position, read) in order.enumerated() { positions[read] = position }
             var locator = AccountLocator(ids: out.map(\.account.id), positions: positions)
@@ -168,6 +167,40 @@ extension DeckStore: AccountStore {
         if order == 0 { order = compareBytes(a.username, b.username) }
         if order == 0 { order = compareBytes(a.id, b.id) }
         return order < 0
+    }
+
+    /// The positions of `accounts` in listing order (`listedBefore`), sorted on integer keys:
+    /// the provider's place among the providers, then the username's first 16 bytes
+    /// (`Utf8Prefix`); the accounts themselves are compared only when both are equal. Why:
+    /// comparing Strings (provider, then username) was most of sorting 10,000 accounts.
+    static func listingOrder(of accounts: [StoredAccount]) -> [Int] {
+        struct Key {
+            var provider: Int
+            var username: Utf8Prefix
+            var index: Int
+        }
+        return accounts.withUnsafeBufferPointer { rows in
+            // The providers, each hashed once per run of its accounts, not once per account.
+            var distinct = Set<String>()
+            for index in rows.indices where index == 0 || rows[index].account.providerId != rows[index - 1].account.providerId {
+                distinct.insert(rows[index].account.providerId)
+            }
+            let rank = Dictionary(uniqueKeysWithValues: distinct.sorted { compareBytes($0, $1) < 0 }.enumerated().map { ($1, $0) })
+            var keys: [Key] = []
+            keys.reserveCapacity(rows.count)
+            var last: (id: String, rank: Int)?
+            for index in rows.indices {
+                let provider = rows[index].account.providerId
+                if last?.id != provider { last = (provider, rank[provider]!) }
+                keys.append(Key(provider: last!.rank, username: Utf8Prefix(rows[index].account.username), index: index))
+            }
+            keys.sort { a, b in
+                if a.provider != b.provider { return a.provider < b.provider }
+                if a.username != b.username { return a.username < b.username }
+                return listedBefore(rows[a.index].account, rows[b.index].account)
+            }
+            return keys.map(\.index)
+        }
     }
 
     /// memcmp of the UTF-8 bytes, the shorter first on a common prefix (SQLite's BINARY).

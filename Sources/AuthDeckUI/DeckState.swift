@@ -94,8 +94,7 @@ public struct DeckState: Equatable, Sendable {
             }
             keys.sort { a, b in
                 if a.time != b.time { return a.time < b.time }
-                if a.idHigh != b.idHigh { return a.idHigh < b.idHigh }
-                if a.idLow != b.idLow { return a.idLow < b.idLow }
+                if a.id != b.id { return a.id < b.id }
                 return shown[a.index].id < shown[b.index].id
             }
             order = keys.map(\.index)
@@ -113,28 +112,17 @@ public struct DeckState: Equatable, Sendable {
         return order.map { shown[$0] }
     }
 
-    /// A row's place in a sort by time then id, as integers: `idHigh` and `idLow` are the
-    /// id's first 16 UTF-8 bytes, big-endian and zero-padded, so comparing them orders ids
-    /// by their bytes; ids equal in those 16 bytes are compared as Strings.
+    /// A row's place in a sort by time then id, as integers: the time, then the id's first 16
+    /// UTF-8 bytes (`Utf8Prefix`); ids equal in those 16 bytes are compared as Strings.
     private struct TimeKey {
         var time: Int64
-        var idHigh: UInt64
-        var idLow: UInt64
+        var id: Utf8Prefix
         var index: Int
-
-        /// The first 16 bytes as two big-endian words, zero-padded: copied into two words at
-        /// once, not shifted in byte by byte.
-        static func prefix(_ bytes: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64) {
-            var words: (UInt64, UInt64) = (0, 0)
-            withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes).prefix(16))) }
-            return (UInt64(bigEndian: words.0), UInt64(bigEndian: words.1))
-        }
 
         init(time: Int64, id: String, index: Int) {
             self.time = time
+            self.id = Utf8Prefix(id)
             self.index = index
-            (idHigh, idLow) = id.utf8.withContiguousStorageIfAvailable(Self.prefix)
-                ?? Array(id.utf8).withUnsafeBufferPointer(Self.prefix)
         }
     }
 
