@@ -64,7 +64,7 @@ final class RowReader {
     /// type, text, length or integer then read off the value itself. Why: each
     /// `sqlite3_column_*` call takes the connection's mutex and checks for a failed allocation
     /// again — reading a text was two of them (pointer, then length), an optional integer two
-    /// (type, then value); at 10,000 accounts those calls were a tenth of the store read.
+    /// (type, then value); at 10,000 accounts those calls were a sixth of the store read.
     /// SQLite calls such a value unprotected: safe to read while no other thread uses the
     /// connection, which GRDB guarantees for the transaction a reader runs in.
     private func value(_ index: Int32) -> OpaquePointer? { sqlite3_column_value(statement, index) }
