@@ -31,9 +31,7 @@ public struct Instant: Comparable, Hashable, Sendable, Codable, CustomStringConv
         // Digits written straight into 20 bytes: listings print thousands of these.
         let text = String(unsafeUninitializedCapacity: 20) { fillISO8601($0) ? 20 : 0 }
         if !text.isEmpty { return text }
-        let days = secondsSinceEpoch >= 0 ? secondsSinceEpoch / 86_400 : (secondsSinceEpoch - 86_399) / 86_400
-        let secs = secondsSinceEpoch - days * 86_400
-        let (y, m, d) = Instant.civil(fromDays: days)
+        let (y, m, d, secs) = civilParts
         func pad(_ v: Int64, _ w: Int = 2) -> String {
             let s = String(v)
             return String(repeating: "0", count: max(0, w - s.count)) + s
@@ -48,9 +46,8 @@ public struct Instant: Comparable, Hashable, Sendable, Codable, CustomStringConv
     /// its output buffer: two digits at a time, no String or closure in between.
     @inline(__always)
     public func writeISO8601(to out: UnsafeMutablePointer<UInt8>) -> Bool {
-        let days = secondsSinceEpoch >= 0 ? secondsSinceEpoch / 86_400 : (secondsSinceEpoch - 86_399) / 86_400
-        let secs = Int(secondsSinceEpoch - days * 86_400)
-        let (y, m, d) = Instant.civil(fromDays: days)
+        let (y, m, d, daySeconds) = civilParts
+        let secs = Int(daySeconds)
         guard y >= 0, y <= 9999 else { return false }
         Instant.pair(Int(y) / 100, out)
         Instant.pair(Int(y) % 100, out + 2)
@@ -66,6 +63,14 @@ public struct Instant: Comparable, Hashable, Sendable, Codable, CustomStringConv
         Instant.pair(secs % 60, out + 17)
         out[19] = 0x5A
         return true
+    }
+
+    /// The UTC date (year, month, day) and the seconds into that day.
+    @inline(__always)
+    var civilParts: (year: Int64, month: Int64, day: Int64, seconds: Int64) {
+        let days = secondsSinceEpoch >= 0 ? secondsSinceEpoch / 86_400 : (secondsSinceEpoch - 86_399) / 86_400
+        let (y, m, d) = Instant.civil(fromDays: days)
+        return (y, m, d, secondsSinceEpoch - days * 86_400)
     }
 
     /// The two decimal digits of `v` (0–99) at `out`.

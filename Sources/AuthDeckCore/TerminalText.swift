@@ -27,23 +27,11 @@ public enum TerminalText {
     }
 
     /// Whether every byte is printable ASCII (0x20–0x7E), eight bytes at a time: a byte below
-    /// 0x20, equal to 0x7F or above it shows as a set high bit (Bit Twiddling Hacks' exact
-    /// "has a byte less than n" and "has a zero byte" tests).
+    /// 0x20, equal to 0x7F or above it (a set high bit) makes a word fail.
     static func printableASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        func printable(_ w: UInt64) -> Bool {
-            let del = w ^ (ones &* 0x7F)
-            return (w | (w &- ones &* 0x20) & ~w | (del &- ones) & ~del) & highs == 0
-        }
-        guard bytes.count >= 8 else { return bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }
-        var at = 0
-        while at + 8 <= bytes.count {
-            if !printable(bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self)) { return false }
-            at += 8
-        }
-        // The last 1 to 7 bytes as the last eight (some looked at twice), not one by one.
-        return at == bytes.count || printable(bytes.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self))
+        !ByteWords.any(bytes, word: { w in
+            (w | ByteWords.bytesBelow(0x20, w) | ByteWords.zeroBytes(w ^ ByteWords.repeating(0x7F))) & ByteWords.repeating(0x80) != 0
+        }, byte: { $0 < 0x20 || $0 >= 0x7F })
     }
 
     /// Whether `text` holds anything `inert` replaces, judged on its UTF-8 bytes: C0 controls

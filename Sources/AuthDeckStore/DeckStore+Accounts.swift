@@ -37,13 +37,7 @@ extension DeckStore: AccountStore {
             let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM accounts") ?? 0
             var out: [StoredAccount] = []
             out.reserveCapacity(count)
-            let rows = try RowReader(db, sql: "SELECT \(Self.accountColumns) FROM accounts\(filter)")
-            var realm: String?
-            while try rows.next() {
-                let account = Self.account(from: rows, realmBefore: realm)
-                realm = account.realm
-                out.append(StoredAccount(account: account, credentials: .empty))
-            }
+            try Self.eachAccount(db, where: filter) { out.append(StoredAccount(account: $0, credentials: .empty)) }
             // Sorted here rather than by SQLite, whose sorter cost more than reading the rows;
             // positions are sorted, not the (large) accounts, which then move once.
             let order = Self.listingOrder(of: out)
@@ -247,10 +241,24 @@ extension DeckStore: AccountStore {
     /// The accounts of `SELECT accountColumns FROM accounts` + `clause` (a WHERE and/or
     /// ORDER BY whose `?`s take `arguments`), in the order SQLite returns them.
     static func accounts(_ db: Database, where clause: String, arguments: [RowReader.Argument] = []) throws -> [Account] {
-        let rows = try RowReader(db, sql: "SELECT \(accountColumns) FROM accounts" + clause, arguments: arguments)
         var out: [Account] = []
-        while try rows.next() { out.append(account(from: rows, realmBefore: out.last?.realm)) }
+        try eachAccount(db, where: clause, arguments: arguments) { out.append($0) }
         return out
+    }
+
+    /// Hands each account of `SELECT accountColumns FROM accounts` + `clause` to `body`, in
+    /// the order SQLite returns them; an account's realm is the previous one's String when
+    /// the text is the same. (`consuming`: a borrowed account was copied by every `body` that
+    /// keeps it, each String retained.)
+    static func eachAccount(_ db: Database, where clause: String, arguments: [RowReader.Argument] = [],
+                            _ body: (consuming Account) -> Void) throws {
+        let rows = try RowReader(db, sql: "SELECT \(accountColumns) FROM accounts" + clause, arguments: arguments)
+        var realm: String?
+        while try rows.next() {
+            let account = Self.account(from: rows, realmBefore: realm)
+            realm = account.realm
+            body(account)
+        }
     }
 
     /// The account on `row`, a row of `SELECT accountColumns`; its realm is the same String
@@ -259,17 +267,13 @@ extension DeckStore: AccountStore {
         var error: AccountError?
         if let cls = row.optionalString(9), let errorClass = ErrorClass(rawValue: cls) {
             error = AccountError(errorClass: errorClass, code: row.string(10), remedy: row.string(11),
-                                 at: Instant(secondsSinceEpoch: row.int64(12)))
-        }
-        func instant(_ index: Int32) -> Instant? {
-            row.optionalInt64(index).map(Instant.init(secondsSinceEpoch:))
+                                 at: row.instant(12))
         }
         return Account(id: row.string(0), providerId: row.string(1), subject: row.string(2), username: row.string(3),
                        displayName: row.string(4), realm: row.optionalString(5, sameAs: realmBefore),
-                       createdAt: Instant(secondsSinceEpoch: row.int64(6)),
-                       lastSignInAt: instant(7), lastUsedAt: instant(8),
+                       createdAt: row.instant(6), lastSignInAt: row.optionalInstant(7), lastUsedAt: row.optionalInstant(8),
                        lastError: error, failedAttempts: Int(row.int64(13)),
-                       quarantinedAt: instant(14), quarantineReason: row.optionalString(15))
+                       quarantinedAt: row.optionalInstant(14), quarantineReason: row.optionalString(15))
     }
 
     static func writeAccount(_ a: Account, _ db: Database, insert: Bool) throws {
@@ -344,22 +348,21 @@ extension DeckStore: AccountStore {
             let token = AccessToken(
                 id: id, value: try open(row, 2, SealingContext.accessToken(id)),
                 scopes: row.string(3).split(separator: " ").map(String.init), tokenType: row.string(4),
-                obtainedAt: Instant(secondsSinceEpoch: row.int64(5)), expiresAt: row.optionalInt64(6).map(Instant.init(secondsSinceEpoch:)))
+                obtainedAt: row.instant(5), expiresAt: row.optionalInstant(6))
             try apply(index) { $0.accessTokens.append(token) }
         }
         try each("SELECT t.account_id, t.id, \(value), t.generation, t.obtained_at, t.expires_at" + scope.clause("refresh_tokens"), account: 0) { row, index in
             let id = row.string(1)
             let token = RefreshToken(
                 id: id, value: try open(row, 2, SealingContext.refreshToken(row.string(0), id)),
-                generation: Int(row.int64(3)), obtainedAt: Instant(secondsSinceEpoch: row.int64(4)),
-                expiresAt: row.optionalInt64(5).map(Instant.init(secondsSinceEpoch:)))
+                generation: Int(row.int64(3)), obtainedAt: row.instant(4), expiresAt: row.optionalInstant(5))
             try apply(index) { $0.refreshToken = token }
         }
         try each("SELECT t.id, t.account_id, t.name, \(value), t.domain, t.path, t.expires_at, t.secure, t.http_only" + scope.clause("cookies", order: "name"), account: 1) { row, index in
             let id = row.string(0)
             let cookie = Cookie(
                 id: id, name: row.string(2), value: try open(row, 3, SealingContext.cookie(id)),
-                domain: row.string(4), path: row.string(5), expiresAt: row.optionalInt64(6).map(Instant.init(secondsSinceEpoch:)),
+                domain: row.string(4), path: row.string(5), expiresAt: row.optionalInstant(6),
                 secure: row.int64(7) != 0, httpOnly: row.int64(8) != 0)
             try apply(index) { $0.cookies.append(cookie) }
         }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GRDBSQLite
+import AuthDeckCore
 
 /// Steps through one SELECT with SQLite's C API and reads columns by position, inside a
 /// GRDB read or write (so the transaction and the connection stay GRDB's).
@@ -118,6 +119,12 @@ final class RowReader {
         let value = value(index)
         return sqlite3_value_type(value) == SQLITE_NULL ? nil : sqlite3_value_int64(value)
     }
+
+    /// An integer column of seconds since the epoch (the epoch for NULL).
+    func instant(_ index: Int32) -> Instant { Instant(secondsSinceEpoch: int64(index)) }
+
+    /// An integer column of seconds since the epoch, nil for NULL.
+    func optionalInstant(_ index: Int32) -> Instant? { optionalInt64(index).map(Instant.init(secondsSinceEpoch:)) }
 
     /// A blob column's bytes (empty for NULL).
     func data(_ index: Int32) -> Data {
