@@ -61,18 +61,38 @@ public enum DeckRenderer {
     static func header(_ b: inout ScreenBuffer, _ s: DeckState, _ g: Glyphs) {
         b.fill(x: 0, y: 0, width: b.width, height: 1, role: .header)
         var x = b.put(" authdeck ", x: 0, y: 0, role: .header)
-        x = b.put(storeLabel(s, width: max(10, b.width / 2 - x)), x: x, y: 0, role: .header, maxWidth: max(10, b.width / 2 - x))
         let clock = String(s.now.iso8601.dropFirst(11))
         let clockX = b.width - clock.count - 1
-        let counts = s.counts
-        for key in AccountState.allKeys where (counts[key] ?? 0) > 0 {
-            let sample = sampleState(key)
-            let text = " \(g.badge(sample)) \(counts[key]!) \(b.width < 100 ? shortLabel(sample) : sample.label)"
+        // The counts first (they say what to act on), in the longest form that leaves the store
+        // label room for the whole key source and at least 24 columns; the label takes the rest.
+        let counts = countTexts(s.counts, room: clockX - x - max(24, CharacterWidth.of(" \(s.keySource) ") + 1), g)
+        let countsWidth = counts.reduce(0) { $0 + CharacterWidth.of($1.0) }
+        let storeWidth = max(10, clockX - x - countsWidth - 1)
+        x = b.put(storeLabel(s, width: storeWidth), x: x, y: 0, role: .header, maxWidth: storeWidth)
+        for (text, sample) in counts {
             guard x + CharacterWidth.of(text) < clockX else { break }
             x = b.put(text, x: x, y: 0, role: Role.of(sample))
         }
         b.put(clock, x: clockX, y: 0, role: .header)
         hline(&b, y: 1, x: 0, width: b.width, g)
+    }
+
+    /// The header's count of each state some account is in, in the longest form that fits
+    /// them all in `room` columns: full labels, short labels, then badges and numbers alone.
+    /// Why: fitting full labels one by one dropped the last states — stale, failed, needs
+    /// sign-in, the ones to act on — on a 120-column terminal.
+    static func countTexts(_ counts: [String: Int], room: Int, _ g: Glyphs) -> [(String, AccountState)] {
+        let shown: [(AccountState, Int)] = AccountState.allKeys.compactMap { key in
+            guard let n = counts[key], n > 0 else { return nil }
+            return (sampleState(key), n)
+        }
+        let labels: [(AccountState) -> String] = [{ " " + $0.label }, { " " + shortLabel($0) }, { _ in "" }]
+        var texts: [(String, AccountState)] = []
+        for label in labels {
+            texts = shown.map { state, n in (" \(g.badge(state)) \(n)" + label(state), state) }
+            if texts.reduce(0, { $0 + CharacterWidth.of($1.0) }) < room { break }
+        }
+        return texts
     }
 
     static func sampleState(_ key: String) -> AccountState {

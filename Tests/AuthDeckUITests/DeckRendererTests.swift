@@ -1,7 +1,7 @@
 import Testing
 import Foundation
 import AuthDeckCore
-import AuthDeckUI
+@testable import AuthDeckUI
 
 /// Screens rendered at fixed sizes and compared with readable snapshot files beside this
 /// test. Set AUTHDECK_RECORD_SNAPSHOTS=1 to re-record them, deliberately.
@@ -24,6 +24,21 @@ import AuthDeckUI
     func theDeckMatchesItsSnapshot(width: Int, height: Int) throws {
         let state = DeckTestState.make(width: width, height: height)
         try snapshot("deck-\(width)x\(height)", DeckRenderer.render(state))
+    }
+
+    /// Every state some account is in has its count in the header, at any width the deck
+    /// draws at (the fixture has all six states); labels when there is room for them.
+    @Test(arguments: [80, 100, 120, 160, 240])
+    func theHeaderCountsEveryState(width: Int) {
+        let s = DeckTestState.make(width: width, height: 40)
+        let header = DeckRenderer.render(s).line(0)
+        #expect(s.counts.count == AccountState.allKeys.count)
+        for (key, n) in s.counts {
+            #expect(header.contains("\(DeckRenderer.Glyphs.unicode.badge(DeckRenderer.sampleState(key))) \(n)"), "\(key) in: \(header)")
+        }
+        if width >= 200 {
+            #expect(header.contains("1 needs sign-in") && header.contains("~/.local/share/authdeck/authdeck.db"), "\(header)")
+        }
     }
 
     @Test func aLongProviderIdGivesWayToItsAccountCount() {
