@@ -9,11 +9,16 @@ public struct AuthFailure: Error, Equatable, Sendable, CustomStringConvertible {
     public var code: String
     /// What the person should do.
     public var remedy: String
+    /// The OAuth `error` value of the answer, kept whatever `code` a provider's refinement
+    /// shows instead: the device flow keeps polling on `authorization_pending` and `slow_down`
+    /// even when Azure AD's AADSTS70016 is the code a person sees.
+    public var oauthError: String?
 
-    public init(_ errorClass: ErrorClass, code: String, remedy: String) {
+    public init(_ errorClass: ErrorClass, code: String, remedy: String, oauthError: String? = nil) {
         self.errorClass = errorClass
         self.code = code
         self.remedy = remedy
+        self.oauthError = oauthError
     }
 
     public var description: String { "\(remedy) [\(code)]" }

@@ -3,8 +3,10 @@ import Foundation
 /// The knobs tests and `authdeck demo` turn, under `/_admin/` (JSON in, JSON out).
 ///
 /// - `POST /_admin/device/approve` `{"user_code","username"}`, `/_admin/device/deny` `{"user_code"}`
-/// - `GET /_admin/devices`: pending device codes (demo mode approves them)
-/// - `POST /_admin/lifetimes` `{"access_token","refresh_token","cookie"}` in seconds
+/// - `GET /_admin/devices`: pending device codes with the polls answered "not yet"
+///   (`pending_polls`, `slow_downs`): tests and the demo approve only after a person's delay
+/// - `POST /_admin/device/slow-down` `{"count"}`: the next N polls of unapproved codes get `slow_down`
+/// - `POST /_admin/lifetimes` `{"access_token","refresh_token","cookie","device_code"}` in seconds
 /// - `POST /_admin/fail` `{"count","aadsts"|"status"|"fb_code"+"fb_subcode","path"}`: the next N
 ///   matching requests fail
 /// - `POST /_admin/facebook/lifetimes` `{"short","long","code"}`: Facebook token and device-code lifetimes
@@ -35,9 +37,15 @@ struct AdminRoutes: Sendable {
             guard let code = body["user_code"] as? String else { return .json(400, ["error": "user_code is required"]) }
             return await state.deny(userCode: code) ? .json(200, ["denied": code]) : .json(404, ["error": "no such code"])
         case ("GET", "devices"):
-            return .json(200, await state.pendingDevices().map { ["user_code": $0.userCode, "client_id": $0.clientId] })
+            return .json(200, await state.pendingDevices().map {
+                ["user_code": $0.userCode, "client_id": $0.clientId, "pending_polls": $0.pendingAnswers, "slow_downs": $0.slowDownAnswers] as [String: Any]
+            })
+        case ("POST", "device/slow-down"):
+            await state.forceSlowDowns(Int(number("count") ?? 1))
+            return .json(200, ["ok": true])
         case ("POST", "lifetimes"):
-            await state.setLifetimes(access: number("access_token"), refresh: number("refresh_token"), cookie: number("cookie"))
+            await state.setLifetimes(access: number("access_token"), refresh: number("refresh_token"), cookie: number("cookie"),
+                                     deviceCode: number("device_code"))
             return .json(200, ["ok": true])
         case ("POST", "fail"):
             await state.force(.init(count: Int(number("count") ?? 1), aadsts: number("aadsts").map { Int($0) },

@@ -70,12 +70,12 @@ struct AzureRoutes: Sendable {
         let userCode = String((0..<9).map { _ in letters[Int.random(in: 0..<letters.count)] })
         let device = EmulatorState.Device(deviceCode: TokenMinter.opaque("dc"), userCode: userCode, clientId: clientId,
                                           scopes: (f["scope"] ?? "").split(separator: " ").map(String.init),
-                                          tenantSegment: tenantSegment, expires: now.addingTimeInterval(900), interval: 1)
+                                          tenantSegment: tenantSegment, expires: now.addingTimeInterval(await state.deviceCodeLifetime), interval: 1)
         await state.addDevice(device)
         let uri = "\(base)/devicelogin"
         return .json(200, [
             "device_code": device.deviceCode, "user_code": userCode, "verification_uri": uri,
-            "expires_in": 900, "interval": 1,
+            "expires_in": Int(await state.deviceCodeLifetime), "interval": 1,
             "message": "To sign in, use a web browser to open the page \(uri) and enter the code \(userCode) to authenticate.",
         ])
     }
@@ -99,6 +99,7 @@ struct AzureRoutes: Sendable {
             if device.expires <= now { return .aad(.expiredCode, now: now) }
             if device.denied { return .aad(.declined, now: now) }
             guard let user = device.approvedBy.flatMap(directory.user) else {
+                await state.answeredNotYet(deviceCode: device.deviceCode, slowDown: tooFast)
                 return .aad(tooFast ? .slowDown : .pending, now: now)
             }
             await state.consumeDevice(device.deviceCode)

@@ -13,6 +13,10 @@ actor EmulatorState {
         var lastPoll: Date?
         var approvedBy: String?
         var denied = false
+        /// Polls answered "pending" and "slow down": tests approve only after a person's delay,
+        /// never before the client's first poll.
+        var pendingAnswers = 0
+        var slowDownAnswers = 0
     }
 
     struct AuthCode {
@@ -91,6 +95,9 @@ actor EmulatorState {
     var facebookShortLifetime: TimeInterval = 2 * 3600
     var facebookLongLifetime: TimeInterval = 5_183_944
     var facebookCodeLifetime: TimeInterval = 420
+    var deviceCodeLifetime: TimeInterval = 900
+    /// Polls still to be answered `slow_down` whatever their pace (`/_admin/device/slow-down`).
+    var forcedSlowDowns = 0
     var legacyAuthBlocked = false
     /// Milliseconds every provider request waits before it is answered.
     var latencyMilliseconds = 0
@@ -128,7 +135,8 @@ actor EmulatorState {
     }
 
 
-    func setLifetimes(access: TimeInterval?, refresh: TimeInterval?, cookie: TimeInterval?) {
+    func setLifetimes(access: TimeInterval?, refresh: TimeInterval?, cookie: TimeInterval?, deviceCode: TimeInterval? = nil) {
+        if let deviceCode { deviceCodeLifetime = deviceCode }
         if let access { accessTokenLifetime = access }
         if let refresh { refreshTokenLifetime = refresh }
         if let cookie { cookieLifetime = cookie }
@@ -179,14 +187,30 @@ actor EmulatorState {
         devices.values.filter { $0.approvedBy == nil && !$0.denied && $0.expires > now }.sorted { $0.expires < $1.expires }
     }
 
-    /// Records a poll and says whether it came faster than the interval (RFC 8628 slow_down).
+    /// Records a poll and says whether it came faster than the interval (RFC 8628 slow_down)
+    /// or a forced slow_down is due.
     func poll(deviceCode: String) -> (Device?, tooFast: Bool) {
         guard var d = devices[deviceCode] else { return (nil, false) }
-        let tooFast = d.lastPoll.map { now.timeIntervalSince($0) < d.interval - 0.5 } ?? false
+        var tooFast = d.lastPoll.map { now.timeIntervalSince($0) < d.interval - 0.5 } ?? false
+        if d.approvedBy == nil, !d.denied, forcedSlowDowns > 0 {
+            forcedSlowDowns -= 1
+            tooFast = true
+        }
         d.lastPoll = now
         devices[deviceCode] = d
         return (d, tooFast)
     }
+
+    /// Counts a poll answered "not yet" and logs it on stderr, so a run shows the pending polls.
+    func answeredNotYet(deviceCode: String, slowDown: Bool) {
+        guard var d = devices[deviceCode] else { return }
+        if slowDown { d.slowDownAnswers += 1 } else { d.pendingAnswers += 1 }
+        devices[deviceCode] = d
+        let answer = slowDown ? "slow_down" : "authorization_pending"
+        FileHandle.standardError.write(Data("authdeck-idp: device code \(d.userCode): \(answer) (poll \(d.pendingAnswers + d.slowDownAnswers))\n".utf8))
+    }
+
+    func forceSlowDowns(_ count: Int) { forcedSlowDowns = max(0, count) }
 
     func consumeDevice(_ deviceCode: String) { devices.removeValue(forKey: deviceCode) }
 

@@ -67,6 +67,7 @@ struct FacebookRoutes: Sendable {
         if device.expires <= now { return Self.error(400, code: 463, subcode: 1_349_152, message: "Device login code expired.") }
         if device.denied { return Self.error(400, code: 31, subcode: 1_349_173, message: "The user declined the login.") }
         guard let username = device.approvedBy, let user = await state.directory.user(username) else {
+            await state.answeredNotYet(deviceCode: device.deviceCode, slowDown: tooFast)
             return tooFast ? Self.error(400, code: 17, subcode: 1_349_172, message: "OAuth Device Excessive Polling")
                            : Self.error(400, code: 31, subcode: 1_349_174, message: "User has not yet authorized your application")
         }

@@ -81,7 +81,9 @@ public struct DeviceFlow: Sendable {
                      ("device_code", authorization.deviceCode.exposedValue)],
                     grant: .deviceCode, secrets: [authorization.deviceCode.exposedValue], now: clock.now())
             } catch let failure as AuthFailure {
-                switch failure.code {
+                // By the OAuth error, never by the code shown: a provider's refinement (Azure
+                // AD's AADSTS70016) must not end a sign-in the person has not approved yet.
+                switch failure.oauthError ?? failure.code {
                 case "authorization_pending": continue
                 case "slow_down": interval += 5  // RFC 8628 §3.5: for this and all later polls
                 default: throw failure

@@ -66,7 +66,9 @@ public struct TokenEndpoint: Sendable {
         }
         if let json = JSONObject(bytes: response.body), let code = json.string("error") {
             let generic = OAuthErrorClassifier.failure(code: code, description: json.string("error_description"), redacting: secrets)
-            return refine?(json, generic) ?? generic
+            var refined = refine?(json, generic) ?? generic
+            refined.oauthError = code
+            return refined
         }
         let what = response.body.isEmpty ? "an empty body" : "\(response.mediaType ?? "an unlabelled body"), not an OAuth error"
         if grant == .refresh, status == 400 || status == 401 {

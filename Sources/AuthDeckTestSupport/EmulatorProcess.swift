@@ -21,6 +21,9 @@ public final class EmulatorProcess: @unchecked Sendable {
         }
     }
 
+    /// What the emulator wrote on stderr (device-code polls, among others).
+    public var log: String { process.stderr }
+
     /// Calls the admin API (`/_admin/<path>`) with a JSON body; returns the answer text.
     @discardableResult
     public func admin(_ path: String, _ json: String? = nil) throws -> String {
@@ -36,8 +39,38 @@ public final class EmulatorProcess: @unchecked Sendable {
         return (json?[section] as? [String: Int])?[key] ?? 0
     }
 
-    public func approve(userCode: String, as user: String) throws {
+    /// Approves a device code as a person would: only after the client has polled `afterPolls`
+    /// times and been told to wait (never before its first poll, which hid a client that gave
+    /// up on `authorization_pending`). Fails if the client stops polling first.
+    public func approve(userCode: String, as user: String, afterPolls: Int = 2, timeout: Double = 60) throws {
+        let polled = try waitForPolls(userCode: userCode, atLeast: afterPolls, timeout: timeout)
+        guard polled >= afterPolls else {
+            throw NSError(domain: "EmulatorProcess", code: 2, userInfo: [NSLocalizedDescriptionKey:
+                "the client polled \(polled) times for \(userCode) in \(Int(timeout)) s (wanted \(afterPolls) before approving)"])
+        }
         try admin("device/approve", #"{"user_code":"\#(userCode)","username":"\#(user)"}"#)
+    }
+
+    /// Waits until the emulator has answered `userCode`'s polls "not yet" at least `count`
+    /// times; returns how many it had when it stopped waiting.
+    @discardableResult
+    public func waitForPolls(userCode: String, atLeast count: Int, timeout: Double = 60) throws -> Int {
+        let deadline = Date().addingTimeInterval(timeout)
+        var seen = 0
+        while Date() < deadline {
+            seen = try pollsAnswered(userCode: userCode)
+            if seen >= count { return seen }
+            usleep(100_000)
+        }
+        return seen
+    }
+
+    /// How many polls of a pending code were answered `authorization_pending` or `slow_down`.
+    public func pollsAnswered(userCode: String, slowDownsOnly: Bool = false) throws -> Int {
+        let list = try JSONSerialization.jsonObject(with: Data(try admin("devices").utf8)) as? [[String: Any]] ?? []
+        guard let item = list.first(where: { $0["user_code"] as? String == userCode }) else { return 0 }
+        let slow = item["slow_downs"] as? Int ?? 0
+        return slowDownsOnly ? slow : (item["pending_polls"] as? Int ?? 0) + slow
     }
 
     /// A `$BROWSER` script that signs `user` in on the emulator's authorize page and follows
@@ -46,6 +79,8 @@ public final class EmulatorProcess: @unchecked Sendable {
         let path = dir.file("emu-browser.sh")
         try """
         #!/bin/sh
+        # A person reads the page before signing in: authdeck's listener must wait for them.
+        sleep "${AUTHDECK_TEST_BROWSER_PAUSE:-2}"
         q="${1#*\\?}"; base="${1%%\\?*}"
         exec curl -sS -L -o /dev/null -w '%{http_code} %{url_effective}\\n' --data "$q&login=\(user.replacingOccurrences(of: "@", with: "%40"))&passwd=\(password)&consent=yes" "$base" >> '\(dir.file("emu-browser.log"))' 2>&1
         """.write(toFile: path, atomically: true, encoding: .utf8)

@@ -36,6 +36,19 @@ public final class LiveProcess: @unchecked Sendable {
             "waited \(Int(timeout)) s for \(what); output so far:\n\(stderr)\n\(stdout)"])
     }
 
+    /// Fails if the process ends within `seconds` (a sign-in that gave up while the person was
+    /// still reading the code); checked every 20 ms.
+    public func keepsRunning(for seconds: Double, _ what: String) throws {
+        let until = Date().addingTimeInterval(seconds)
+        while Date() < until {
+            guard process.isRunning else {
+                throw NSError(domain: "LiveProcess", code: 3, userInfo: [NSLocalizedDescriptionKey:
+                    "ended (status \(process.terminationStatus)) before \(what); output:\n\(stderr)\n\(stdout)"])
+            }
+            usleep(20_000)
+        }
+    }
+
     /// Waits for exit (polling), returning the status; kills the process on timeout.
     public func wait(timeout: Double = 60) throws -> Int32 {
         let deadline = Date().addingTimeInterval(timeout)

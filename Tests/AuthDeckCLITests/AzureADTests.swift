@@ -44,16 +44,23 @@ import AuthDeckPlatform
         try DeckStore.open(StoreLocation.resolve(storeFlag: nil, environment: environment), clock: SystemClock())
     }
 
-    /// Signs in with the device flow, approving the code as `user` through the admin API.
+    /// Signs in with the device flow, approving the code as `user` through the admin API once
+    /// the client has polled twice and been told to wait (as a person approves).
     func deviceLogin(as user: String = "taro@contoso.com", provider: String = "work") throws -> LiveProcess {
+        let (login, code) = try startDeviceLogin(provider: provider)
+        try idp.approve(userCode: code, as: user)
+        return login
+    }
+
+    /// Starts `login --device` and returns the process and its user code.
+    func startDeviceLogin(provider: String = "work") throws -> (LiveProcess, String) {
         let login = try LiveProcess(runner.executable, ["login", provider, "--device"], environment: environment)
         let code = try login.waitFor("the user code") { text -> String? in
             guard let r = text.range(of: "enter the code ") else { return nil }
             let c = text[r.upperBound...].prefix { $0.isLetter || $0.isNumber }
             return c.count == 9 ? String(c) : nil
         }
-        try idp.approve(userCode: code, as: user)
-        return login
+        return (login, code)
     }
 
     func passwordLogin(_ user: String = "taro@contoso.com", _ password: String = "taro-pass-123") throws -> BinaryRunner.Result {
@@ -70,6 +77,41 @@ import AuthDeckPlatform
         #expect(row["realm"] as? String == EmulatorProcess.contoso)
         #expect(row["subject"] as? String == "00000000-0000-0000-0000-0000000a0001.\(EmulatorProcess.contoso)")
         #expect(row["state"] as? String == "signed_in")
+    }
+
+    /// Approved after the client was told `authorization_pending` (AADSTS70016) three times:
+    /// the sign-in that failed on the first pending answer before the OAuth error was kept.
+    @Test func aDeviceCodeApprovedAfterSeveralPendingPollsSignsIn() throws {
+        let (login, code) = try startDeviceLogin()
+        try idp.approve(userCode: code, as: "taro@contoso.com", afterPolls: 3)
+        #expect(try login.wait() == 0, "\(login.stderr)")
+        #expect(!login.stderr.contains("authorization_pending"), "\(login.stderr)")
+        #expect(idp.log.components(separatedBy: "device code \(code): authorization_pending").count - 1 >= 3, "\(idp.log)")
+        #expect(try accounts().first?["state"] as? String == "signed_in")
+    }
+
+    /// `slow_down` adds 5 s to the interval (RFC 8628 §3.5), and polling goes on.
+    @Test func slowDownWidensThePollingIntervalByFiveSeconds() throws {
+        try idp.admin("device/slow-down", #"{"count":1}"#)
+        let (login, code) = try startDeviceLogin()
+        try idp.waitForPolls(userCode: code, atLeast: 1)
+        let first = Date()
+        #expect(try idp.pollsAnswered(userCode: code, slowDownsOnly: true) == 1)
+        try idp.waitForPolls(userCode: code, atLeast: 2, timeout: 20)
+        let gap = Date().timeIntervalSince(first)
+        #expect(gap >= 5.0, "the poll after slow_down came \(gap) s later; the interval is 1 s + 5 s")
+        try idp.approve(userCode: code, as: "taro@contoso.com", afterPolls: 2)
+        #expect(try login.wait() == 0, "\(login.stderr)")
+    }
+
+    /// A code nobody approves expires: a clear message, exit 3, nothing saved.
+    @Test func aCodeThatExpiresUnapprovedEndsWithAClearMessage() throws {
+        try idp.admin("lifetimes", #"{"device_code":4}"#)
+        let (login, code) = try startDeviceLogin()
+        try idp.waitForPolls(userCode: code, atLeast: 2)
+        #expect(try login.wait(timeout: 30) == 3, "\(login.stderr)")
+        #expect(login.stderr.contains("the code expired before it was approved; start the sign-in again"), "\(login.stderr)")
+        #expect(try accounts().isEmpty)
     }
 
     @Test func authorizationCodeWithPKCEThroughTheLocalhostRedirect() throws {

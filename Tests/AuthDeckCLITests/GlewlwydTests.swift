@@ -50,6 +50,9 @@ struct GlewlwydTests {
             return rest.count >= 8 ? String(rest) : nil
         }
         #expect(login.stderr.contains("\(server.issuer)/device"))
+        // A person takes a while: glewlwyd's interval is 1 s, so over 2.5 s the client polls
+        // twice and is told `authorization_pending` both times, and must still be waiting.
+        try login.keepsRunning(for: 2.5, "the user approved the code")
         try server.approveDevice(userCode: code)
         #expect(try login.wait(timeout: 60) == 0, "\(login.stderr)")
         #expect(login.stdout.contains("Signed in as taro"))

@@ -35,6 +35,25 @@ import AuthDeckTestSupport
         #expect(http.form(1)["device_code"] == "DC" && http.form(1)["client_id"] == "c")
     }
 
+    /// Azure AD's answers carry AADSTS numbers, and a provider's refinement shows those as the
+    /// code; polling must still go by the OAuth `error` (pending, slow_down) underneath.
+    @Test func aRefinementThatRenamesTheCodeDoesNotEndPolling() async throws {
+        let http = FakeHTTPClient(json: [
+            (200, start),
+            (400, #"{"error":"authorization_pending","error_codes":[70016]}"#),
+            (400, #"{"error":"slow_down","error_codes":[70016]}"#),
+            (400, #"{"error":"authorization_pending","error_codes":[70016]}"#),
+            (200, #"{"access_token":"at","token_type":"Bearer","expires_in":3600}"#),
+        ])
+        let sleeper = RecordingSleeper()
+        var token = TokenEndpoint(url: "https://idp.test/token", client: OAuthClient(id: "c", authentication: .none), http: http)
+        token.refine = { _, generic in AuthFailure(generic.errorClass, code: "AADSTS70016", remedy: generic.remedy) }
+        let device = DeviceFlow(deviceEndpoint: "https://idp.test/device", token: token, scopes: ["openid"], sleeper: sleeper, clock: clock)
+        let tokens = try await device.poll(try await device.start())
+        #expect(tokens.accessToken == Secret("at"))
+        #expect(sleeper.slept == [2, 2, 7, 7])
+    }
+
     @Test func aMissingIntervalMeansFiveSeconds() async throws {
         let http = FakeHTTPClient(json: [(200, #"{"device_code":"DC","user_code":"U","verification_uri":"https://x/d","expires_in":600}"#)])
         #expect(try await flow(http, sleeper: RecordingSleeper()).start().interval == 5)

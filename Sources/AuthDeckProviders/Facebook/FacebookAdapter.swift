@@ -110,16 +110,16 @@ public struct FacebookAdapter: ProviderAdapter {
                         }
                         return (Secret(token), done.integer("expires_in"))
                     } catch let f as AuthFailure {
-                        switch f.code {
-                        case "fb 31/1349174": continue
-                        case "fb 17/1349172": interval += 5
-                        case "fb 463/1349152": throw f
-                        case "fb 31/1349173": throw AuthFailure(.declined, code: f.code, remedy: "the Facebook login was declined")
+                        // By subcode alone: PROVIDERS.md leaves the code of some of them unverified.
+                        switch FacebookErrors.subcode(of: f) {
+                        case 1349174: continue
+                        case 1349172: interval += 5
+                        case 1349173: throw AuthFailure(.declined, code: f.code, remedy: "the Facebook login was declined")
                         default: throw f
                         }
                     }
                 }
-            } catch let f as AuthFailure where f.code == "fb 463/1349152" {
+            } catch let f as AuthFailure where FacebookErrors.subcode(of: f) == 1349152 {
                 guard await presenter.confirm("The code expired before it was entered. Get a new code?") else {
                     throw AuthFailure(.needsInteraction, code: f.code, remedy: "the device code expired before it was entered; run the sign-in again")
                 }

@@ -20,6 +20,12 @@ enum FacebookErrors {
         return (Int(code), error.integer("error_subcode").map { Int($0) }, error.string("message") ?? "")
     }
 
+    /// The `error_subcode` a failure's tag carries (`fb 31/1349174` → 1349174).
+    static func subcode(of failure: AuthFailure) -> Int? {
+        guard failure.code.hasPrefix("fb "), let slash = failure.code.lastIndex(of: "/") else { return nil }
+        return Int(failure.code[failure.code.index(after: slash)...])
+    }
+
     static func failure(code: Int, subcode: Int?, message: String) -> AuthFailure {
         let tag = "fb \(code)" + (subcode.map { "/\($0)" } ?? "")
         switch code {
