@@ -1,10 +1,14 @@
 import Foundation
 import AuthDeckEmulator
 
-// authdeck-idp [--port N] [--directory FILE] [--site HOST]
+// authdeck-idp [--port N] [--directory FILE] [--site HOST] [--exit-with-parent PID [--remove DIR]]
 // Serves the provider emulator on 127.0.0.1 and prints one line to parse:
 //   authdeck-idp ready url=http://127.0.0.1:PORT pid=PID
+// With --exit-with-parent it exits once its parent is no longer PID, however that process
+// ended (the demo killed with SIGKILL included), removing the demo directory --remove names.
 var port: UInt16 = 0
+var exitWithParent: Int32?
+var removeOnOrphan: String?
 var directory = EmulatorDirectory.standard
 var site = "contoso.sharepoint.com"
 var args = CommandLine.arguments.dropFirst()
@@ -23,13 +27,22 @@ while let arg = args.popFirst() {
     case "--site":
         guard let host = args.popFirst() else { fail("--site takes a host name") }
         site = host
+    case "--exit-with-parent":
+        guard let v = args.popFirst(), let pid = Int32(v), pid > 1 else { fail("--exit-with-parent takes the parent's pid") }
+        exitWithParent = pid
+    case "--remove":
+        guard let dir = args.popFirst(), ParentWatch.isDemoDirectory(dir) else {
+            fail("--remove takes a directory of your own named authdeck-demo-*")
+        }
+        removeOnOrphan = dir
     case "-h", "--help":
-        FileHandle.standardOutput.write(Data("usage: authdeck-idp [--port N] [--directory FILE] [--site HOST]\n".utf8))
+        FileHandle.standardOutput.write(Data("usage: authdeck-idp [--port N] [--directory FILE] [--site HOST] [--exit-with-parent PID [--remove DIR]]\n".utf8))
         exit(0)
     default:
         fail("unknown argument \(arg) (try --help)")
     }
 }
+if let parent = exitWithParent { ParentWatch.start(parent: parent, removing: removeOnOrphan) }
 do {
     let server = try EmulatorServer(port: port, directory: directory, siteHost: site)
     let task = Task { try await server.run() }

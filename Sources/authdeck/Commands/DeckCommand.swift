@@ -52,11 +52,7 @@ enum ThemeCatalog {
     static func load(environment: [String: String]) -> [Theme] {
         var byName: [String: Theme] = ["default": .standard, "monochrome": .monochrome]
         var order = ["default"]
-        let exe = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        let dirs = [exe.appendingPathComponent("../../themes").standardized.path,
-                    exe.appendingPathComponent("../../../themes").standardized.path,
-                    exe.appendingPathComponent("../share/authdeck/themes").standardized.path,
-                    XDG.configHome(environment) + "/authdeck/themes"]
+        let dirs = InstallLayout.themeDirectories + [XDG.configHome(environment) + "/authdeck/themes"]
         for dir in dirs {
             guard let files = try? FileManager.default.contentsOfDirectory(atPath: dir) else { continue }
             for file in files.sorted() where file.hasSuffix(".toml") {

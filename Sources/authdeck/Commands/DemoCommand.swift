@@ -18,7 +18,10 @@ import Glibc
 /// (valid, expiring in minutes, a SharePoint cookie about to expire, a wrong-tenant account,
 /// a sign-in that never completed, a Facebook token near expiry, an OAM account with a
 /// remembered username, a generic OIDC account), and opens the deck on a temporary store.
-/// Device codes are approved automatically after 3 s. Everything is removed on exit.
+/// Device codes are approved automatically, as a person would: 3 s after they appear and
+/// only once the deck has polled twice. Everything is removed on exit: by the demo on `q`,
+/// and by the emulator (which watches for its parent to go) on Ctrl-C, SIGTERM, SIGHUP or
+/// SIGKILL; the next demo sweeps directories of demos that died with their emulator.
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo", abstract: "Try the deck against a local emulator: no network, no real accounts.")
@@ -27,9 +30,17 @@ struct DemoCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard seedOnly || TerminalProbe.isInteractive else { throw CLIError.usage("the demo needs a terminal (or --seed-only)") }
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("authdeck-demo-\(getpid())").path
-        guard mkdir(dir, 0o700) == 0 else { throw CLIError.failure("\(dir): cannot create the demo directory") }
-        let idp = try DemoEmulator.start()
+        let tmp = FileManager.default.temporaryDirectory.path
+        DemoDirectory.sweep(in: tmp)
+        let dir = tmp + "/authdeck-demo-\(getpid())"
+        guard mkdir(dir, 0o700) == 0 else {
+            throw CLIError.failure("\(dir): cannot create the demo directory (\(String(cString: strerror(errno))))")
+        }
+        let idp: DemoEmulator
+        do { idp = try DemoEmulator.start(removingOnExit: seedOnly ? nil : dir) } catch {
+            try? FileManager.default.removeItem(atPath: dir)
+            throw error
+        }
         defer {
             if !seedOnly {
                 idp.stop()
@@ -60,12 +71,12 @@ struct DemoCommand: AsyncParsableCommand {
             Output.raw("store \(dir)/authdeck.db\nconfig \(dir)/config.toml\nkey \(dir)/key\nemulator \(idp.url) pid \(idp.pid)\n")
             return
         }
-        let approver = Task.detached { await idp.approveDeviceCodes(after: 3) }
+        let approver = Task.detached { await idp.approveDeviceCodes(after: 3, polls: 2) }
         defer { approver.cancel() }
         let firstRead = FirstRead(store) { try DeckRuntime.load(context: context, store: store, config: config, selected: nil) }
         let runtime = DeckRuntime(context: context, config: config, store: store,
                                   themes: ThemeCatalog.load(environment: env), ascii: !TerminalProbe.localeIsUTF8())
-        runtime.state.message = "Demo: device codes are approved automatically after 3 s. The SharePoint cookie expires soon — press Enter on it."
+        runtime.state.message = "Demo: device codes are approved automatically after a few seconds. The SharePoint cookie expires soon — press Enter on it."
         runtime.run(screen: CursesScreen(color: (env["NO_COLOR"] ?? "").isEmpty), firstRead: firstRead)
     }
 }
@@ -75,12 +86,19 @@ struct DemoEmulator: Sendable {
     let url: String
     let pid: Int32
 
-    static func start() throws -> DemoEmulator {
-        let exe = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("authdeck-idp").path
-        guard FileManager.default.isExecutableFile(atPath: exe) else { throw CLIError.failure("\(exe): authdeck-idp is not installed beside authdeck") }
+    /// Starts `authdeck-idp`, which ends itself (removing `directory`) if the demo dies first.
+    static func start(removingOnExit directory: String?) throws -> DemoEmulator {
+        let candidates = InstallLayout.helperCandidates("authdeck-idp")
+        guard let exe = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            throw CLIError.failure("""
+                the demo needs authdeck-idp, its local emulator, and it is not installed (looked for \(candidates.joined(separator: " and "))); \
+                in a checkout: swift build --product authdeck-idp (./scripts/run does), or install everything with scripts/install
+                """)
+        }
         let out = Pipe()
         let p = Process()
         p.executableURL = URL(fileURLWithPath: exe)
+        p.arguments = ["--exit-with-parent", String(getpid())] + (directory.map { ["--remove", $0] } ?? [])
         p.standardOutput = out
         p.standardError = FileHandle.nullDevice
         try p.run()
@@ -103,8 +121,9 @@ struct DemoEmulator: Sendable {
         return try await http.send(request).body
     }
 
-    /// Approves every pending device code as taro@contoso.com, `delay` seconds after it appears.
-    func approveDeviceCodes(after delay: Double) async {
+    /// Approves every pending device code as taro@contoso.com, as a person would: `delay`
+    /// seconds after it appears and not before the deck has polled `polls` times.
+    func approveDeviceCodes(after delay: Double, polls: Int) async {
         var seen: [String: Date] = [:]
         while !Task.isCancelled {
             if let body = try? await admin("devices"), let list = try? JSONSerialization.jsonObject(with: Data(body)) as? [[String: Any]] {
@@ -112,7 +131,8 @@ struct DemoEmulator: Sendable {
                     guard let code = item["user_code"] as? String else { continue }
                     let first = seen[code] ?? Date()
                     seen[code] = first
-                    if Date().timeIntervalSince(first) >= delay {
+                    let polled = ((item["pending_polls"] as? Int) ?? 0) + ((item["slow_downs"] as? Int) ?? 0)
+                    if Date().timeIntervalSince(first) >= delay, polled >= polls {
                         _ = try? await admin("device/approve", #"{"user_code":"\#(code)","username":"taro@contoso.com"}"#)
                     }
                 }

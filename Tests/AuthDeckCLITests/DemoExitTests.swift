@@ -1,0 +1,107 @@
+import Testing
+import Foundation
+import AuthDeckTestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `authdeck demo` leaves nothing behind however it ends: `q`, Ctrl-C, SIGTERM, SIGHUP (the
+/// terminal closed) or SIGKILL — no emulator process, no temporary store, WAL, key or config.
+/// Each run has its own TMPDIR, so the check sees this demo's files and no one else's.
+@Suite(.serialized) struct DemoExitTests {
+    let home = TempDirectory("authdeck-demo-exit")
+    var tmp: String { home.file("tmp") }
+    var environment: [String: String] {
+        ["HOME": home.path, "XDG_DATA_HOME": home.file("data"), "XDG_CONFIG_HOME": home.file("config"), "TMPDIR": tmp,
+         "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TERM": "xterm-256color"]
+    }
+    var binary: String { BinaryRunner(product: "authdeck", environment: [:]).executable }
+
+    init() throws {
+        try FileManager.default.createDirectory(atPath: home.file("tmp"), withIntermediateDirectories: true)
+    }
+
+    func demoDirectories() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: tmp)) ?? []).filter { $0.hasPrefix("authdeck-demo-") }
+    }
+
+    /// The pids of `parent`'s children named `name` (from /proc).
+    func children(of parent: Int32, named name: String) -> [Int32] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { entry -> Int32? in
+            guard let pid = Int32(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return nil }
+            let comm = stat[stat.index(after: stat.firstIndex(of: "(")!)..<close]
+            let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
+            return comm == name && fields.count > 1 && Int32(fields[1]) == parent ? pid : nil
+        }
+    }
+
+    func alive(_ pid: Int32) -> Bool {
+        // A zombie is gone for our purpose (its parent has not reaped it yet).
+        guard kill(pid, 0) == 0, let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return false }
+        return !stat.contains(") Z ")
+    }
+
+    func waitUntil(_ what: String, timeout: Double = 10, _ condition: () -> Bool) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if condition() { return }
+            usleep(50_000)
+        }
+        throw NSError(domain: "DemoExitTests", code: 1, userInfo: [NSLocalizedDescriptionKey: "waited \(Int(timeout)) s for \(what)"])
+    }
+
+    /// Opens the demo in tmux; returns the session, the demo's pid and its emulator's pid.
+    func openDemo() throws -> (TmuxSession, demo: Int32, emulator: Int32) {
+        let s = try TmuxSession(environment: environment, command: "\(binary) demo; echo EXIT=$?")
+        try s.waitFor("every provider kind", timeout: 90) { screen in
+            ["Azure AD", "SharePoint", "Facebook", "Oracle AM", "OIDC"].allSatisfy(screen.contains)
+        }
+        let dirs = demoDirectories()
+        #expect(dirs.count == 1, "\(dirs)")
+        let demo = try #require(dirs.first.flatMap { Int32($0.dropFirst("authdeck-demo-".count)) })
+        let emulator = try #require(children(of: demo, named: "authdeck-idp").first, "the demo's emulator is its child")
+        #expect(FileManager.default.fileExists(atPath: "\(tmp)/authdeck-demo-\(demo)/authdeck.db"))
+        return (s, demo, emulator)
+    }
+
+    func expectNothingLeft(demo: Int32, emulator: Int32, after what: String) throws {
+        try waitUntil("the demo (\(demo)) to end after \(what)") { !alive(demo) }
+        try waitUntil("the emulator (\(emulator)) to end after \(what)") { !alive(emulator) }
+        try waitUntil("the demo directory to go after \(what)") { demoDirectories().isEmpty }
+    }
+
+    @Test func quitWithQ() throws {
+        let (s, demo, emulator) = try openDemo()
+        try s.send("q")
+        try s.waitFor(text: "EXIT=0")
+        try expectNothingLeft(demo: demo, emulator: emulator, after: "q")
+    }
+
+    @Test func ctrlC() throws {
+        let (s, demo, emulator) = try openDemo()
+        try s.send("C-c")
+        try s.waitFor(text: "EXIT=130")
+        try expectNothingLeft(demo: demo, emulator: emulator, after: "Ctrl-C")
+    }
+
+    @Test(arguments: [SIGTERM, SIGHUP, SIGKILL])
+    func aSignal(_ signal: Int32) throws {
+        let (s, demo, emulator) = try openDemo()
+        kill(demo, signal)
+        try s.waitFor(text: "EXIT=\(128 + signal)")
+        try expectNothingLeft(demo: demo, emulator: emulator, after: "signal \(signal)")
+    }
+
+    /// A demo killed together with its emulator (`kill -9` of both) leaves its directory; the
+    /// next demo sweeps it (the running demo's own is kept: `openDemo` finds exactly one).
+    @Test func theNextDemoSweepsWhatADeadDemoLeft() throws {
+        let dead = tmp + "/authdeck-demo-999999999"   // above pid_max: no such process
+        try FileManager.default.createDirectory(atPath: dead, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: dead + "/authdeck.db", contents: Data("x".utf8))
+        let (s, demo, emulator) = try openDemo()
+        #expect(!FileManager.default.fileExists(atPath: dead), "a dead demo's directory is swept")
+        try s.send("q")
+        try expectNothingLeft(demo: demo, emulator: emulator, after: "q")
+    }
+}
