@@ -30,6 +30,7 @@ enum AuthDeckMain {
                 case .bare: break
                 }
             }
+            if let mistyped = CommandSuggestion.check(Array(args)) { throw mistyped }
             var command = try AuthDeckCommand.parseAsRoot()
             if var async = command as? AsyncParsableCommand {
                 try await async.run()

@@ -1,4 +1,5 @@
 import AuthDeckCore
+import AuthDeckConfig
 
 /// A command failure with its message and exit status, printed as `authdeck: message`.
 struct CLIError: Error {
@@ -8,6 +9,14 @@ struct CLIError: Error {
     static func usage(_ message: String) -> CLIError { CLIError(message: message, status: ExitStatus.usage) }
     static func failure(_ message: String) -> CLIError { CLIError(message: message, status: ExitStatus.failure) }
     static func needsSignIn(_ message: String) -> CLIError { CLIError(message: message, status: ExitStatus.needsSignIn) }
+
+    /// A provider id that is not in the config, with the ids that are (exit 2).
+    static func unknownProvider(_ id: String, in config: DeckConfig) -> CLIError {
+        let ids = config.providers.map(\.id)
+        let known = ids.isEmpty ? "none is configured yet; `authdeck providers` says how to add one"
+                                : "configured: " + ids.joined(separator: ", ")
+        return .usage("no provider \"\(TerminalText.inert(id))\" in \(config.path) (\(known))")
+    }
 
     /// A provider failure, with the exit status its class calls for.
     static func from(_ failure: AuthFailure, account: String? = nil) -> CLIError {

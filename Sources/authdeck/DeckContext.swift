@@ -68,10 +68,7 @@ struct DeckContext {
 
     /// The adapter for a configured provider, wired to the real network, clock and cache.
     func adapter(for providerId: String, config: DeckConfig, store: DeckStore) throws -> any ProviderAdapter {
-        guard let profile = config.provider(providerId) else {
-            let known = config.providers.map(\.id).joined(separator: ", ")
-            throw CLIError.usage("no provider \"\(providerId)\" in \(config.path)" + (known.isEmpty ? "" : " (configured: \(known))"))
-        }
+        guard let profile = config.provider(providerId) else { throw CLIError.unknownProvider(providerId, in: config) }
         return try ProviderRegistry.adapter(for: profile, context: adapterContext(store), config: config.providers)
     }
 

@@ -231,6 +231,27 @@ import AuthDeckPlatform
         }
     }
 
+    /// Traps a script falls into: an unknown provider listed as "no accounts" (exit 0), a
+    /// mistyped command with no suggestion, an empty JSON list that is not `[]`.
+    @Test func unknownProvidersAndMistypedCommandsAreNamedAndEmptyJSONIsBrackets() throws {
+        let nope = try run("accounts", "--provider", "nope")
+        #expect(nope.status == 2, "\(nope.stdout)")
+        #expect(nope.stderr.contains("no provider \"nope\" in \(configPath) (configured: "), "\(nope.stderr)")
+        #expect(nope.stderr.contains("work") && nope.stdout.isEmpty)
+        let nopeJSON = try run("accounts", "--provider", "nope", "--json")
+        #expect(nopeJSON.status == 2 && nopeJSON.stdout.isEmpty)
+        let typo = try run("acounts")
+        #expect(typo.status == 2)
+        #expect(typo.stderr.contains("unknown command \"acounts\"; did you mean \"accounts\"?"), "\(typo.stderr)")
+        let nested = try run("key", "migrat")
+        #expect(nested.stderr.contains("did you mean \"migrate\"?"), "\(nested.stderr)")
+        // A provider that is configured but has no accounts is an empty list, not an error.
+        try (DeckFixture.configTOML + "\n[[provider]]\nid = \"spare\"\nkind = \"oidc\"\nclient_id = \"c\"\nendpoints = { issuer = \"http://127.0.0.1:9\" }\n")
+            .write(toFile: configPath, atomically: true, encoding: .utf8)
+        let empty = try run("accounts", "--provider", "spare", "--json")
+        #expect(empty.status == 0 && empty.stdout == "[]\n", "\(empty.stdout)|\(empty.stderr)")
+    }
+
     @Test func configImportURLAddsAnOAMProviderOrWritesNothing() throws {
         let before = try String(contentsOfFile: configPath, encoding: .utf8)
         let bad = try run("config", "import-url", "wp://settings?AuthServerType::=OAMMSAuthentication&OAMMSURL::=ftp://h")

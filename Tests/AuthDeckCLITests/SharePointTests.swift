@@ -40,6 +40,18 @@ import AuthDeckTestSupport
         return code
     }
 
+    /// `token` on a cookie account is a usage error (2) that names the right commands, never
+    /// exit 3 (which sends a script into a sign-in that cannot give it a token).
+    @Test func tokenOnACookieAccountPointsAtCookiesAndRequest() throws {
+        try signInModern()
+        let r = try run("token", "sp-intranet")
+        #expect(r.status == 2, "\(r.stderr)")
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr.contains("sp-intranet/taro@contoso.com is a sharepoint account: it holds cookies, not tokens"), "\(r.stderr)")
+        #expect(r.stderr.contains("`authdeck cookies sp-intranet/") && r.stderr.contains("`authdeck request sp-intranet/"), "\(r.stderr)")
+        #expect(!r.stderr.contains("scope ;"))
+    }
+
     func signInModern() throws {
         let work = try run("login", "work", "--password", "--username", "taro@contoso.com", env: ["AUTHDECK_PASSWORD": "taro-pass-123"])
         #expect(work.status == 0, "\(work.stderr)")

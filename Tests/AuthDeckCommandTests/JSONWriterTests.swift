@@ -12,7 +12,9 @@ import AuthDeckTestSupport
     func encoderText<T: Encodable>(_ value: T) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(value), as: UTF8.self) + "\n"
+        // JSONEncoder writes an empty container over three lines; authdeck writes `[]` / `{}`.
+        let text = String(decoding: try encoder.encode(value), as: UTF8.self) + "\n"
+        return text.replacing(/\[\n *\n *\]/, with: "[]").replacing(/\{\n *\n *\}/, with: "{}")
     }
 
     /// The whole document `AccountJSON.stream` writes, as text.
@@ -39,7 +41,7 @@ import AuthDeckTestSupport
         #expect(accounts.count > 10)
         let written = streamed(assessment.entries, now: now, skew: skew)
         #expect(written == (try encoderText(accounts)))
-        #expect(streamed([], now: now, skew: skew) == (try encoderText([AccountJSON]())))
+        #expect(streamed([], now: now, skew: skew) == "[]\n")
         // Written in pieces (as `accounts --json` does), the document is the same bytes.
         var pieces: [UInt8] = []
         var count = 0

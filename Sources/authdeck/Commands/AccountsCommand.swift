@@ -10,7 +10,7 @@ struct AccountsCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
     @Flag(name: .long, help: "Print JSON (field names are stable; see authdeck(1)).") var json = false
-    @Option(name: .long, help: ArgumentHelp("Only this provider's accounts.", valueName: "id")) var provider: String?
+    @Option(name: .long, help: ArgumentHelp("Only this provider's accounts.", valueName: "id"), completion: Completions.providers) var provider: String?
 
     func run() async throws {
         try await Self.list(DeckContext(global), json: json, provider: provider)
@@ -25,6 +25,10 @@ struct AccountsCommand: AsyncParsableCommand {
         // No copy when nothing is filtered out: entries are large, and 10,000 of them copied
         // into a growing array was a fifth of the page faults of `accounts --json`.
         let entries = provider.map { id in assessment.entries.filter { $0.stored.account.providerId == id } } ?? assessment.entries
+        // An unknown provider is a mistake, not an empty list (a script would read "no accounts").
+        if let provider, entries.isEmpty, config.provider(provider) == nil {
+            throw CLIError.unknownProvider(provider, in: config)
+        }
         let now = assessment.now
         if json {
             let skew = config.statePolicy.clockSkew

@@ -11,7 +11,7 @@ struct ImportCertCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: "A PEM file with the certificate (and the key, unless --key), or a PKCS#12 (.p12/.pfx) file.") var file: String
-    @Option(name: .long, help: ArgumentHelp("The provider that presents it.", valueName: "id")) var provider: String
+    @Option(name: .long, help: ArgumentHelp("The provider that presents it.", valueName: "id"), completion: Completions.providers) var provider: String
     @Option(name: .long, help: ArgumentHelp("The PEM private key, when FILE holds only the certificate.", valueName: "path")) var key: String?
     @Option(name: .long, help: ArgumentHelp("PKCS#12: read its password from this file (else AUTHDECK_PASSWORD, else a prompt).", valueName: "path"))
     var passwordFile: String?
@@ -19,7 +19,7 @@ struct ImportCertCommand: AsyncParsableCommand {
     func run() async throws {
         let context = DeckContext(global)
         let config = try context.loadConfig()
-        guard config.provider(provider) != nil else { throw CLIError.usage("no provider \"\(provider)\" in \(config.path)") }
+        guard config.provider(provider) != nil else { throw CLIError.unknownProvider(provider, in: config) }
         guard let data = FileManager.default.contents(atPath: file) else { throw CLIError.failure("\(file): cannot read the file") }
         let store = try context.openStore()
         if let text = String(data: data, encoding: .utf8), text.contains("-----BEGIN") {

@@ -19,13 +19,13 @@ struct ImportCookiesCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: "A Netscape cookies.txt or a Firefox cookies.sqlite.") var file: String
-    @Option(name: .long, help: ArgumentHelp("The sharepoint provider the cookies belong to.", valueName: "id")) var provider: String
+    @Option(name: .long, help: ArgumentHelp("The sharepoint provider the cookies belong to.", valueName: "id"), completion: Completions.providers) var provider: String
     @Option(name: .long, help: "The user the cookies sign in (shown in listings).") var username: String?
 
     func run() async throws {
         let context = DeckContext(global)
         let config = try context.loadConfig()
-        guard let profile = config.provider(provider) else { throw CLIError.usage("no provider \"\(provider)\" in \(config.path)") }
+        guard let profile = config.provider(provider) else { throw CLIError.unknownProvider(provider, in: config) }
         guard profile.kind == .sharepoint, let site = profile.options["site"] else {
             throw CLIError.usage("provider \"\(provider)\" is not a sharepoint provider with options.site; cookies are imported into those")
         }

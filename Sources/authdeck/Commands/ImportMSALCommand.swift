@@ -16,7 +16,7 @@ struct ImportMSALCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The cache file (default ~/.azure/msal_token_cache.json).") var file: String?
-    @Option(name: .long, help: ArgumentHelp("The azuread provider they belong to.", valueName: "id")) var provider: String
+    @Option(name: .long, help: ArgumentHelp("The azuread provider they belong to.", valueName: "id"), completion: Completions.providers) var provider: String
 
     func run() async throws {
         let context = DeckContext(global)

@@ -9,7 +9,7 @@ struct LoginCommand: AsyncParsableCommand {
         commandName: "login", abstract: "Sign in to PROVIDER (device code, browser, password, client credentials).")
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The provider id from config.toml.") var provider: String
+    @Argument(help: "The provider id from config.toml.", completion: Completions.providers) var provider: String
     @Flag(exclusivity: .exclusive, help: "The sign-in flow (default: the provider's `flow`, else its first).")
     var flow: FlowChoice?
     @Option(name: .long, help: "Username for --password.") var username: String?

@@ -9,7 +9,7 @@ struct LogoutCommand: AsyncParsableCommand {
         commandName: "logout", abstract: "Sign ACCOUNT out and delete its credentials from the store.")
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "Account id, username, provider/username or a unique prefix.") var account: String
+    @Argument(help: "Account id, username, provider/username or a unique prefix.", completion: Completions.accounts) var account: String
     @Flag(name: .long, help: "Print JSON.") var json = false
     @Flag(name: .long, help: "Delete the local credentials without asking the server to revoke them.") var local = false
     @Flag(name: .long, help: "OAM: also delete the remembered username and preferences.") var clearRegistration = false

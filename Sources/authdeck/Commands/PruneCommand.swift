@@ -20,7 +20,7 @@ struct PruneCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Restore quarantined accounts (all, or the ACCOUNTs given).") var undo = false
     @Option(name: .long, parsing: .singleValue, help: ArgumentHelp("Only this reason (repeatable): \(PruneReason.allKeys.joined(separator: ", ")).", valueName: "reason"))
     var reason: [String] = []
-    @Option(name: .long, help: ArgumentHelp("Only this provider's accounts.", valueName: "id")) var provider: String?
+    @Option(name: .long, help: ArgumentHelp("Only this provider's accounts.", valueName: "id"), completion: Completions.providers) var provider: String?
     @Option(name: .long, help: ArgumentHelp("Treat accounts unused this long as stale (e.g. 90d).", valueName: "span"))
     var olderThan: String?
     @Flag(name: .long, help: "Print JSON.") var json = false

@@ -10,7 +10,7 @@ struct RefreshCommand: AsyncParsableCommand {
         commandName: "refresh", abstract: "Renew ACCOUNT (or --all expired and expiring accounts) without signing in.")
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The account to renew.") var account: String?
+    @Argument(help: "The account to renew.", completion: Completions.accounts) var account: String?
     @Flag(name: .long, help: "Every account that is expired or expiring soon and can renew silently.") var all = false
     @Flag(name: .long, help: "Renew even when the current token is still good.") var force = false
     @Option(name: .long, help: "How many renewals run at once with --all.") var parallel = 4

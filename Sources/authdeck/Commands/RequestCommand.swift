@@ -21,7 +21,7 @@ struct RequestCommand: AsyncParsableCommand {
         commandName: "request", abstract: "Send an HTTP request with ACCOUNT's token, cookies or client certificate.")
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "Account id, username, provider/username or a unique prefix.") var account: String
+    @Argument(help: "Account id, username, provider/username or a unique prefix.", completion: Completions.accounts) var account: String
     @Argument(help: "The http(s) URL to request.") var url: String
     @Option(name: [.customShort("X"), .customLong("request")], help: ArgumentHelp("The method (default GET, or POST with a body).", valueName: "method"))
     var method: String?

@@ -13,7 +13,7 @@ struct TokenCommand: AsyncParsableCommand {
         commandName: "token", abstract: "Print a valid access token for ACCOUNT.")
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "Account id, username, provider/username or a unique prefix.") var account: String
+    @Argument(help: "Account id, username, provider/username or a unique prefix.", completion: Completions.accounts) var account: String
     @Option(name: .long, parsing: .singleValue, help: ArgumentHelp("Scope the token must carry (repeatable).", valueName: "scope"))
     var scope: [String] = []
 
@@ -29,6 +29,9 @@ struct TokenCommand: AsyncParsableCommand {
         // the record stale (the front then defers to this binary) instead of wrongly fresh.
         let configIdentity = TokenFastPath.configIdentity(path: context.configPath)
         let (config, store, stored) = try context.openAccount(account)
+        if let profile = config.provider(stored.account.providerId), !ProviderCapabilities.of(profile).producesTokens {
+            throw Self.cookieAccount(stored.account, profile: profile)
+        }
         let now = context.clock.now()
         let skew = config.statePolicy.clockSkew
         if let configIdentity {
@@ -60,12 +63,23 @@ struct TokenCommand: AsyncParsableCommand {
             // A token the server has just issued is handed out even when it lives shorter
             // than the clock-skew margin, which exists for cached tokens.
             guard let token = renewed.credentials.usableAccessToken(for: scope, at: context.clock.now(), skew: .seconds(0)) else {
-                throw CLIError.needsSignIn("\(stored.account.id): the provider renewed the account but granted no token for scope \(scope.joined(separator: " ")); sign in with it: `authdeck login \(stored.account.providerId)`")
+                let asked = scope.isEmpty ? "its configured scopes" : "scope \(scope.joined(separator: " "))"
+                throw CLIError.needsSignIn("\(stored.account.id): the provider renewed the account but granted no token for \(asked); sign in with it: `authdeck login \(stored.account.providerId)`")
             }
             try? store.touch(accountId: stored.account.id, at: context.clock.now())
             Output.raw(token.value.exposedValue + "\n")
         } catch let failure as AuthFailure {
             throw CLIError.from(failure, account: stored.account.id)
         }
+    }
+
+    /// A usage error (exit 2) for an account whose provider issues cookies: no sign-in would
+    /// give it a token, so exit 3 would send a script into a pointless sign-in.
+    static func cookieAccount(_ account: Account, profile: ProviderProfile) -> CLIError {
+        let name = TerminalText.inert(account.providerId + "/" + account.username)
+        return CLIError.usage("""
+            \(name) is a \(profile.kind.rawValue) account: it holds cookies, not tokens; \
+            use `authdeck cookies \(account.id)` for a cookie jar, or `authdeck request \(account.id) URL` to call the site with them
+            """)
     }
 }

@@ -123,12 +123,14 @@ struct JSONWriter {
         emptyAt |= 1 << UInt64(depth & 63)
     }
 
+    /// Closes a container; an empty one is written `[]` / `{}` (JSONEncoder's blank line
+    /// inside an empty array broke scripts that test for `[]`).
     private mutating func end(_ close: UInt8) {
         let bit: UInt64 = 1 << UInt64(depth & 63)
-        if emptyAt & bit != 0 { buffer.append(0x0A) }
+        let empty = emptyAt & bit != 0
         emptyAt &= ~bit
         depth -= 1
-        newline()
+        if !empty { newline() }
         buffer.append(close)
     }
 
