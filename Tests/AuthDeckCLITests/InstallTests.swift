@@ -1,0 +1,100 @@
+import Testing
+import Foundation
+import AuthDeckTestSupport
+
+/// `scripts/install` into a temporary prefix, then the installed authdeck used as a person
+/// would: the front finds authdeck-full in libexec, the deck finds all four shipped themes,
+/// the demo finds its emulator, `man authdeck` finds the page from PATH, and the bash
+/// completion script completes account and provider names from the store and config.
+@Suite(.serialized) struct InstallTests {
+    let home = TempDirectory("authdeck-install")
+    var prefix: String { home.file("prefix") }
+    static var repository: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardized.path
+    }
+    var environment: [String: String] {
+        ["HOME": home.path, "XDG_DATA_HOME": home.file("data"), "XDG_CONFIG_HOME": home.file("config"), "TMPDIR": home.path,
+         "PATH": "\(prefix)/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "TERM": "xterm-256color",
+         // tmux passes its server's environment on; the test runner's NO_COLOR would hide the themes.
+         "NO_COLOR": ""]
+    }
+
+    func shell(_ script: String, env: [String: String]? = nil) throws -> (status: Int32, out: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/bash")
+        p.arguments = ["-c", script]
+        p.environment = env ?? environment
+        p.currentDirectoryURL = URL(fileURLWithPath: Self.repository)
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = out
+        try p.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        return (p.terminationStatus, text)
+    }
+
+    func install() throws {
+        let built = URL(fileURLWithPath: BinaryRunner(product: "authdeck", environment: [:]).executable).deletingLastPathComponent().path
+        let r = try shell("scripts/install --prefix '\(prefix)' --from '\(built)'")
+        try #require(r.status == 0, "\(r.out)")
+        for file in ["bin/authdeck", "libexec/authdeck/authdeck-full", "libexec/authdeck/authdeck-idp", "share/man/man1/authdeck.1",
+                     "share/bash-completion/completions/authdeck", "share/zsh/site-functions/_authdeck",
+                     "share/fish/vendor_completions.d/authdeck.fish"] + ["default", "high-contrast", "monochrome", "solarized-dark"].map({ "share/authdeck/themes/\($0).toml" }) {
+            #expect(FileManager.default.fileExists(atPath: "\(prefix)/\(file)"), "installed \(file)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: "\(prefix)/bin/authdeck-full"), "helpers stay out of bin")
+    }
+
+    @Test func theInstalledDeckFindsEveryThemeAndTheDemoItsEmulator() throws {
+        try install()
+        // An unknown theme lists the ones found: all four shipped files through the prefix.
+        let s = try TmuxSession(environment: environment, command: "\(prefix)/bin/authdeck deck --theme nope; echo EXIT=$?")
+        let screen = try s.waitFor(text: "EXIT=2")
+        #expect(screen.contains("themes: default, high-contrast, monochrome, solarized-dark"), "\(screen)")
+        let demo = try TmuxSession(environment: environment, command: "\(prefix)/bin/authdeck demo; echo EXIT=$?")
+        try demo.waitFor("the demo's deck", timeout: 90) { ["Azure AD", "Facebook", "OIDC"].allSatisfy($0.contains) }
+        try demo.send("q")
+        try demo.waitFor(text: "EXIT=0")
+    }
+
+    @Test func manFindsThePageAndTheCompletionsAreValid() throws {
+        try install()
+        let man = try shell("man -w authdeck")
+        #expect(man.out.trimmingCharacters(in: .whitespacesAndNewlines) == "\(prefix)/share/man/man1/authdeck.1", "\(man.out)")
+        let rendered = try shell("MANWIDTH=80 man authdeck 2>/dev/null | head -20")
+        #expect(rendered.out.contains("authdeck"), "\(rendered.out)")
+        #expect(try shell("bash -n '\(prefix)/share/bash-completion/completions/authdeck'").status == 0)
+        #expect(try shell("zsh -n '\(prefix)/share/zsh/site-functions/_authdeck' 2>/dev/null || ! command -v zsh").status == 0)
+    }
+
+    /// Completion as bash runs it: the installed script's function, called the way bash calls
+    /// it on Tab, asks the installed binary, which reads the store and the config.
+    @Test func bashCompletesAccountsAndProvidersFromTheStoreAndConfig() throws {
+        try install()
+        let idp = try EmulatorProcess()
+        try home.writeConfig(idp.workAndIntranetTOML(renewBefore: "5m"))
+        let login = try shell("AUTHDECK_PASSWORD=taro-pass-123 authdeck login work --password --username taro@contoso.com")
+        try #require(login.status == 0, "\(login.out)")
+        func complete(_ words: [String]) throws -> [String] {
+            let quoted = words.map { "'\($0)'" }.joined(separator: " ")
+            let script = """
+                source '\(prefix)/share/bash-completion/completions/authdeck'
+                COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1)
+                COMP_LINE="${COMP_WORDS[*]}"; COMP_POINT=${#COMP_LINE}
+                _authdeck authdeck "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+                printf '%s\\n' "${COMPREPLY[@]}"
+                """
+            let r = try shell(script)
+            return r.out.split(separator: "\n").map(String.init)
+        }
+        let accounts = try complete(["authdeck", "token", "ta"])
+        #expect(accounts.contains("taro@contoso.com"), "\(accounts)")
+        let ids = try complete(["authdeck", "token", "work/"])
+        #expect(ids.count == 1 && ids.first?.hasPrefix("work/") == true, "\(ids)")
+        let providers = try complete(["authdeck", "login", "sp"])
+        #expect(providers == ["sp-intranet"], "\(providers)")
+        let option = try complete(["authdeck", "accounts", "--provider", "w"])
+        #expect(option == ["work"], "\(option)")
+    }
+}
