@@ -103,6 +103,8 @@ public final class GlewlwydServer: @unchecked Sendable {
         let path = dir.file("browser.sh")
         try """
         #!/bin/sh
+        # A person reads the page before going on: authdeck's listener must wait for them.
+        sleep "${AUTHDECK_TEST_BROWSER_PAUSE:-2}"
         exec curl -sS -o /dev/null -w '%{http_code} %{url_effective}\\n' -b '\(jar)' -L "$1&g_continue" >> '\(dir.file("browser.log"))' 2>&1
         """.write(toFile: path, atomically: true, encoding: .utf8)
         chmod(path, 0o755)
