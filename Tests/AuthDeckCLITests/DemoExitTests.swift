@@ -52,14 +52,14 @@ import Glibc
     }
 
     /// Opens the demo in tmux; returns the session, the demo's pid and its emulator's pid.
-    func openDemo() throws -> (TmuxSession, demo: Int32, emulator: Int32) {
+    func openDemo(expecting count: Int = 1) throws -> (TmuxSession, demo: Int32, emulator: Int32) {
         let s = try TmuxSession(environment: environment, command: "\(binary) demo; echo EXIT=$?")
         try s.waitFor("every provider kind", timeout: 90) { screen in
             ["Azure AD", "SharePoint", "Facebook", "Oracle AM", "OIDC"].allSatisfy(screen.contains)
         }
         let dirs = demoDirectories()
-        #expect(dirs.count == 1, "\(dirs)")
-        let demo = try #require(dirs.first.flatMap { Int32($0.dropFirst("authdeck-demo-".count)) })
+        #expect(dirs.count == count, "\(dirs)")
+        let demo = try #require(dirs.compactMap { Int32($0.dropFirst("authdeck-demo-".count)) }.first)
         let emulator = try #require(children(of: demo, named: "authdeck-idp").first, "the demo's emulator is its child")
         #expect(FileManager.default.fileExists(atPath: "\(tmp)/authdeck-demo-\(demo)/authdeck.db"))
         return (s, demo, emulator)
@@ -91,6 +91,23 @@ import Glibc
         kill(demo, signal)
         try s.waitFor(text: "EXIT=\(128 + signal)")
         try expectNothingLeft(demo: demo, emulator: emulator, after: "signal \(signal)")
+    }
+
+    /// `demo --seed-only` is for scripts: its emulator and store outlive the command, and the
+    /// next demo's sweep leaves them alone.
+    @Test func aSeedOnlyDemoOutlivesItsCommandAndIsNotSwept() throws {
+        let r = try BinaryRunner(product: "authdeck", environment: environment).run(["demo", "--seed-only"], timeout: 90)
+        #expect(r.status == 0, "\(r.stderr)")
+        let store = try #require(r.stdout.split(separator: "\n").first { $0.hasPrefix("store ") }?.dropFirst("store ".count))
+        let pid = try #require(r.stdout.split(separator: " ").last.flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+        defer { kill(pid, SIGTERM) }
+        #expect(alive(pid), "the seeded emulator is still serving")
+        #expect(FileManager.default.fileExists(atPath: String(store)))
+        let (s, demo, emulator) = try openDemo(expecting: 2)
+        #expect(FileManager.default.fileExists(atPath: String(store)), "a seeded demo's store is not swept")
+        try s.send("q")
+        try waitUntil("the demo to end") { !alive(demo) && !alive(emulator) }
+        #expect(alive(pid))
     }
 
     /// A demo killed together with its emulator (`kill -9` of both) leaves its directory; the

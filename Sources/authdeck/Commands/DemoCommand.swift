@@ -32,12 +32,14 @@ struct DemoCommand: AsyncParsableCommand {
         guard seedOnly || TerminalProbe.isInteractive else { throw CLIError.usage("the demo needs a terminal (or --seed-only)") }
         let tmp = FileManager.default.temporaryDirectory.path
         DemoDirectory.sweep(in: tmp)
-        let dir = tmp + "/authdeck-demo-\(getpid())"
+        // A --seed-only demo outlives this process for the script that asked for it: its
+        // directory is named apart, so the next demo's sweep leaves it alone.
+        let dir = tmp + (seedOnly ? "/authdeck-demo-seed-" : "/authdeck-demo-") + String(getpid())
         guard mkdir(dir, 0o700) == 0 else {
             throw CLIError.failure("\(dir): cannot create the demo directory (\(String(cString: strerror(errno))))")
         }
         let idp: DemoEmulator
-        do { idp = try DemoEmulator.start(removingOnExit: seedOnly ? nil : dir) } catch {
+        do { idp = try DemoEmulator.start(followingThisProcessRemoving: seedOnly ? nil : dir) } catch {
             try? FileManager.default.removeItem(atPath: dir)
             throw error
         }
@@ -86,8 +88,9 @@ struct DemoEmulator: Sendable {
     let url: String
     let pid: Int32
 
-    /// Starts `authdeck-idp`, which ends itself (removing `directory`) if the demo dies first.
-    static func start(removingOnExit directory: String?) throws -> DemoEmulator {
+    /// Starts `authdeck-idp`; given a directory, it ends with this process however that ends,
+    /// removing the directory (without one it outlives us: `--seed-only`).
+    static func start(followingThisProcessRemoving directory: String?) throws -> DemoEmulator {
         let candidates = InstallLayout.helperCandidates("authdeck-idp")
         guard let exe = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             throw CLIError.failure("""
@@ -98,7 +101,7 @@ struct DemoEmulator: Sendable {
         let out = Pipe()
         let p = Process()
         p.executableURL = URL(fileURLWithPath: exe)
-        p.arguments = ["--exit-with-parent", String(getpid())] + (directory.map { ["--remove", $0] } ?? [])
+        p.arguments = directory.map { ["--exit-with-parent", String(getpid()), "--remove", $0] } ?? []
         p.standardOutput = out
         p.standardError = FileHandle.nullDevice
         try p.run()
