@@ -18,17 +18,7 @@ import AuthDeckPlatform
     }
 
     func provider(_ id: String, preset: String, options: String = "") -> String {
-        """
-        [[provider]]
-        id = "\(id)"
-        kind = "oam"
-        client_id = "oam-client"
-        client_secret_env = "OAM_SECRET"
-        scopes = ["UserProfile.me"]
-        endpoints = { base = "\(idp.url)" }
-        options = { preset = "\(preset)", identity_domain = "DefaultDomain"\(options) }
-
-        """
+        idp.oamTOML(id, preset: preset, options: options)
     }
 
     func writeConfig(_ extra: String = "") throws {
@@ -365,13 +355,21 @@ import AuthDeckPlatform
         #expect(Set(try identityRows().keys) == ["client.pkcs12", "client.pkcs12.password"])
     }
 
-    @Test func aClientCertificateThatCannotBeLoadedIsNamedAtRequestTime() throws {
-        try makePKI()
+    /// The mutual-TLS front (`Tests/harness/tls-proxy`) before the emulator, on a free port;
+    /// it lives as long as the returned process.
+    func tlsFront() throws -> (LiveProcess, UInt16) {
         let port = FreePort.pick()
         let harness = URL(fileURLWithPath: GlewlwydServer.harness).deletingLastPathComponent().appendingPathComponent("tls-proxy").path
         let front = try LiveProcess(harness, [String(port), idp.url, home.file("server.pem"), home.file("server.key"), home.file("ca.pem")],
                                     environment: ["PATH": "/usr/bin:/bin"])
         _ = try front.waitFor("the TLS front") { $0.contains("ready") ? true : nil }
+        return (front, port)
+    }
+
+    @Test func aClientCertificateThatCannotBeLoadedIsNamedAtRequestTime() throws {
+        try makePKI()
+        let (front, port) = try tlsFront()
+        defer { withExtendedLifetime(front) {} }
         try home.writeConfig(provider("mtls", preset: "12c", options: ", ca_file = \"\(home.file("ca.pem"))\"")
             .replacingOccurrences(of: idp.url, with: "https://127.0.0.1:\(port)"))
         // A bundle stored with a password that does not open it (as an import before these
@@ -387,11 +385,8 @@ import AuthDeckPlatform
 
     @Test func aClientCertificateOpensAServerThatRequiresOne() throws {
         try makePKI()
-        let port = FreePort.pick()
-        let harness = URL(fileURLWithPath: GlewlwydServer.harness).deletingLastPathComponent().appendingPathComponent("tls-proxy").path
-        let front = try LiveProcess(harness, [String(port), idp.url, home.file("server.pem"), home.file("server.key"), home.file("ca.pem")],
-                                    environment: ["PATH": "/usr/bin:/bin"])
-        _ = try front.waitFor("the TLS front") { $0.contains("ready") ? true : nil }
+        let (front, port) = try tlsFront()
+        defer { withExtendedLifetime(front) {} }
         func configure(caFile: Bool) throws {
             try home.writeConfig(provider("mtls", preset: "12c", options: caFile ? ", ca_file = \"\(home.file("ca.pem"))\"" : "")
                 .replacingOccurrences(of: idp.url, with: "https://127.0.0.1:\(port)"))

@@ -191,17 +191,7 @@ import AuthDeckPlatform
     /// registration removes the row.
     @Test func theDeckShowsTheRightStateAfterEachOAMLogoutVariant() throws {
         let idp = try EmulatorProcess()
-        try home.writeConfig("""
-            [[provider]]
-            id = "wp"
-            kind = "oam"
-            client_id = "oam-client"
-            client_secret_env = "OAM_SECRET"
-            scopes = ["UserProfile.me"]
-            endpoints = { base = "\(idp.url)" }
-            options = { preset = "11g-ms", identity_domain = "DefaultDomain", remember_username_allowed = true, remember_username_default = true }
-
-            """)
+        try home.writeConfig(idp.oamTOML("wp", preset: "11g-ms", options: ", remember_username_allowed = true, remember_username_default = true"))
         var env = environment
         env["OAM_SECRET"] = "oam-secret"
         var runner = BinaryRunner(product: "authdeck", environment: env)
