@@ -54,7 +54,12 @@ public enum ConfigWriter {
             "{ " + d.sorted { $0.key < $1.key }.map { "\($0.key) = \(q($0.value))" }.joined(separator: ", ") + " }"
         }
         var lines = ["[[provider]]", "id = \(q(p.id))", "kind = \(q(p.kind.rawValue))"]
-        if let c = p.clientId { lines.append("client_id = \(q(c))") }
+        if let c = p.clientId {
+            lines.append("client_id = \(q(c))")
+        } else {
+            // Left for the person to fill in, where they will look: `authdeck providers` names it too.
+            lines.append("# client_id = \"…\"  # required before the first sign-in: the OAuth client id registered at the server")
+        }
         if !p.scopes.isEmpty { lines.append("scopes = [" + p.scopes.map(q).joined(separator: ", ") + "]") }
         if let f = p.flow { lines.append("flow = \(q(f.rawValue))") }
         if !p.endpoints.isEmpty { lines.append("endpoints = \(table(p.endpoints))") }

@@ -76,8 +76,8 @@ public enum AccountState: Equatable, Hashable, Sendable {
     /// Derives the state of one account at `now`.
     ///
     /// - Parameters:
-    ///   - silentRenewal: the provider can renew without a refresh token (SharePoint cookies
-    ///     through a linked Azure AD account, Facebook with an app secret).
+    ///   - silentRenewal: the account holds what its provider renews with besides a refresh
+    ///     token (`ProviderCapabilities.renewsWithoutRefreshToken`).
     ///   - staleReason: the prune policy's verdict for this account, if any; it wins.
     public static func derive(
         _ stored: StoredAccount, policy: StatePolicy, now: Instant,
@@ -99,7 +99,12 @@ public enum AccountState: Equatable, Hashable, Sendable {
         if stored.account.lastSignInAt == nil, credentials.isEmpty {
             return .failed(reason: "sign-in never completed")
         }
-        let hasRefresh = credentials.refreshToken?.isUsable(at: now) ?? false
-        return .expired(renewable: hasRefresh || silentRenewal)
+        let renewable = (credentials.refreshToken?.isUsable(at: now) ?? false) || silentRenewal
+        // Nothing that ever expired is held (signed out, preferences kept): there is nothing
+        // to renew, and "expired" would be untrue.
+        if !renewable, credentials.accessTokens.isEmpty, credentials.cookies.isEmpty {
+            return .needsSignIn(reason: "holds no token; sign in again")
+        }
+        return .expired(renewable: renewable)
     }
 }

@@ -35,6 +35,26 @@ public struct ProviderCapabilities: Equatable, Sendable {
         }
     }
 
+    /// Whether `credentials` hold what the provider renews with when there is no refresh token:
+    /// the kind's ability alone is not enough (an OAM account signed out keeps no token, and
+    /// showing it renewable sent people to a refresh that could only fail).
+    /// Looks at which extras exist, never at their values, so sealed summaries answer it too.
+    public static func renewsWithoutRefreshToken(_ profile: ProviderProfile, _ credentials: Credentials) -> Bool {
+        switch profile.kind {
+        case .azuread, .oidc, .oam:
+            // `grant` is written only for a client-credentials account, renewed with the client's own secret.
+            return credentials.extras["grant"] != nil
+        case .sharepoint:
+            return profile.options["mode"] == "legacy"
+                ? profile.options["remember_password"] == "true" && credentials.extras["legacy.password"] != nil
+                    && credentials.extras["legacy.username"] != nil
+                : profile.options["azure_provider"] != nil && credentials.extras["azure.account"] != nil
+        case .facebook:
+            // The app secret exchanges the token held for a long-lived one.
+            return (profile.clientSecretFile != nil || profile.clientSecretEnv != nil) && !credentials.accessTokens.isEmpty
+        }
+    }
+
     /// Why silent renewal is unavailable, in words, when it is.
     public static func renewalUnavailableReason(_ profile: ProviderProfile) -> String? {
         guard !of(profile).silentRenewal else { return nil }

@@ -118,15 +118,21 @@ public struct CurlHTTPClient: HTTPClient {
             var message = String(cString: ad_curl_easy_strerror(code))
             var detail: UnsafePointer<CChar>?
             if ad_curl_errorbuffer(handle, &detail) == 0, let detail, detail.pointee != 0 { message = String(cString: detail) }
+            let presented = request.tls.clientIdentity != nil || request.tls.clientCertificateFile != nil
             switch UInt32(code) {
             case CURLE_OPERATION_TIMEDOUT.rawValue:
                 throw HTTPError.timedOut(host: host, seconds: request.timeout)
             case CURLE_PEER_FAILED_VERIFICATION.rawValue, CURLE_SSL_CACERT_BADFILE.rawValue:
                 throw HTTPError.tlsVerification(message: message, host: host)
-            case CURLE_SSL_CERTPROBLEM.rawValue, CURLE_SSL_CONNECT_ERROR.rawValue:
-                throw HTTPError.tlsRefused(message: message, host: host)
+            case CURLE_SSL_CERTPROBLEM.rawValue:
+                // Our side failed, not the server: the identity's own check names why.
+                var cause = message
+                do throws(ClientIdentityProblem) { _ = try request.tls.clientIdentity?.open() } catch { cause = error.description }
+                throw HTTPError.clientCertificate(cause: cause, host: host)
+            case CURLE_SSL_CONNECT_ERROR.rawValue:
+                throw HTTPError.tlsRefused(message: message, host: host, presentedCertificate: presented)
             case CURLE_RECV_ERROR.rawValue where scheme == "https" && message.contains("SSL"):
-                throw HTTPError.tlsRefused(message: message, host: host)
+                throw HTTPError.tlsRefused(message: message, host: host, presentedCertificate: presented)
             default:
                 throw HTTPError.transport(code: Int(code), message: message, host: host)
             }

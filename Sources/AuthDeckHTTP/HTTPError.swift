@@ -8,7 +8,10 @@ public enum HTTPError: Error, Equatable, CustomStringConvertible {
     case tlsVerification(message: String, host: String)
     /// The TLS handshake failed for another reason: most often the server wants a client
     /// certificate that was not presented, or refused the one that was.
-    case tlsRefused(message: String, host: String)
+    case tlsRefused(message: String, host: String, presentedCertificate: Bool)
+    /// The client certificate was not sent: libcurl could not load it (the cause, when
+    /// the identity's own check names one, else libcurl's message).
+    case clientCertificate(cause: String, host: String)
     case timedOut(host: String, seconds: Double)
     case responseTooLarge(host: String, limit: Int)
     case invalidURL(String)
@@ -18,7 +21,11 @@ public enum HTTPError: Error, Equatable, CustomStringConvertible {
         case .unavailable(let m): return m
         case .transport(_, let m, let host): return "\(host): \(m)"
         case .tlsVerification(let m, let host): return "\(host): TLS certificate not trusted (\(m))"
-        case .tlsRefused(let m, let host): return "\(host): the TLS handshake failed (\(m)); does the server require a client certificate?"
+        case .tlsRefused(let m, let host, let presented):
+            return "\(host): the TLS handshake failed (\(m)); " + (presented ? "does the server trust the client certificate presented?"
+                                                                             : "does the server require a client certificate?")
+        case .clientCertificate(let cause, let host):
+            return "\(host): the client certificate could not be used, so none was sent: \(cause); import a working one with `authdeck import cert`"
         case .timedOut(let host, let s): return "\(host): no complete answer within \(Int(s)) s"
         case .responseTooLarge(let host, let limit): return "\(host): the response is larger than \(limit / 1024) KiB; refused"
         case .invalidURL(let u): return "not a valid http(s) URL: \(u)"
@@ -29,7 +36,7 @@ public enum HTTPError: Error, Equatable, CustomStringConvertible {
     public var isTransient: Bool {
         switch self {
         case .transport, .timedOut: return true
-        case .unavailable, .tlsVerification, .tlsRefused, .responseTooLarge, .invalidURL: return false
+        case .unavailable, .tlsVerification, .tlsRefused, .clientCertificate, .responseTooLarge, .invalidURL: return false
         }
     }
 }

@@ -109,6 +109,22 @@ public final class EmulatorProcess: @unchecked Sendable {
         """
     }
 
+    /// Config for an OAM provider on this emulator (client secret from `OAM_SECRET`, identity
+    /// domain DefaultDomain); `options` continues the options table (", key = value").
+    public func oamTOML(_ id: String, preset: String, options: String = "") -> String {
+        """
+        [[provider]]
+        id = "\(id)"
+        kind = "oam"
+        client_id = "oam-client"
+        client_secret_env = "OAM_SECRET"
+        scopes = ["UserProfile.me"]
+        endpoints = { base = "\(url)" }
+        options = { preset = "\(preset)", identity_domain = "DefaultDomain"\(options) }
+
+        """
+    }
+
     public static func curl(_ args: [String]) throws -> String {
         let r = try BinaryRunner(executable: "/usr/bin/curl").run(args)
         guard r.status == 0 else {

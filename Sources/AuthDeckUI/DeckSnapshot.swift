@@ -15,7 +15,6 @@ public enum DeckSnapshot {
         // Entries come grouped by provider: its profile is looked up once per run of them.
         var profileId: String?
         var profile: ProviderProfile?
-        var silent = false
         // Entries are read in place through a pointer: `for e in entries` (or binding an entry
         // or its account) copied each one, retaining every String inside, three times a row.
         assessment.entries.withUnsafeBufferPointer { entries in
@@ -26,7 +25,6 @@ public enum DeckSnapshot {
                 if providerId != profileId {
                     profileId = providerId
                     profile = profiles[providerId]
-                    silent = profile.map { ProviderCapabilities.of($0).silentRenewal } ?? false
                 }
                 var renewable = false
                 if case .expired(let r) = e.pointee.state { renewable = r }
@@ -42,7 +40,7 @@ public enum DeckSnapshot {
                                     lastUsed: e.pointee.stored.account.lastUsedAt, renewable: renewable, detail: detail))
                 if let p = profile {
                     rows[rows.count - 1].renewAt = KeepAlivePlan.renewalDue(e.pointee, now: now, skew: skew, renewBefore: p.renewBefore,
-                                                                            silentRenewal: silent)
+                                                                            silentRenewal: ProviderCapabilities.renewsWithoutRefreshToken(p, e.pointee.stored.credentials))
                 }
             }
         }

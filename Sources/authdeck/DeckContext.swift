@@ -49,20 +49,19 @@ struct DeckContext {
 
     /// The derived view of every account now.
     func assess(_ store: DeckStore, _ config: DeckConfig) throws -> DeckAssessment {
-        let silent = Dictionary(config.providers.map { ($0.id, ProviderCapabilities.of($0).silentRenewal) },
-                                uniquingKeysWith: { a, _ in a })
-        // Accounts come grouped by provider: the answer is looked up once per run of them.
+        let profiles = Dictionary(config.providers.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        // Accounts come grouped by provider: the profile is looked up once per run of them.
         var lastId: String?
-        var lastSilent = false
+        var lastProfile: ProviderProfile?
         // Summaries: states need expiries and kinds, not secret values (nothing is decrypted).
         return DeckAssessment(accounts: try store.accountSummaries(includeQuarantined: false), providers: config.knownProviders,
                               statePolicy: config.statePolicy, pruneSettings: config.pruneSettings, now: clock.now(),
                               silentRenewal: { stored in
                                   if stored.account.providerId != lastId {
                                       lastId = stored.account.providerId
-                                      lastSilent = silent[stored.account.providerId] ?? false
+                                      lastProfile = profiles[stored.account.providerId]
                                   }
-                                  return lastSilent
+                                  return lastProfile.map { ProviderCapabilities.renewsWithoutRefreshToken($0, stored.credentials) } ?? false
                               })
     }
 

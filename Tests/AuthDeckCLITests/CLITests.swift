@@ -264,12 +264,27 @@ import AuthDeckPlatform
         #expect(ok.stderr.contains("Ignored (not on the allow-list): Color"))
         let providers = try run("providers", "--json")
         #expect(providers.stdout.contains("\"id\" : \"whitepages\"") && providers.stdout.contains("\"kind\" : \"oam\""))
+        // The URL names no client id: a commented placeholder is written, and both the import
+        // and `providers` say what is missing before the first sign-in.
+        #expect(ok.stderr.contains("The URL names no OAuthClientID: set client_id for \"whitepages\""), "\(ok.stderr)")
+        #expect(try String(contentsOfFile: configPath, encoding: .utf8).contains("\n# client_id = \"…\"  # required before the first sign-in"))
+        let entries = try #require(JSONSerialization.jsonObject(with: Data(providers.stdout.utf8)) as? [[String: Any]])
+        #expect(entries.first { $0["id"] as? String == "whitepages" }?["problem"] as? String == "provider \"whitepages\": client_id is required")
+        let table = try run("providers")
+        #expect(table.stdout.contains("whitepages: not ready to sign in: provider \"whitepages\": client_id is required (edit \(configPath))"), "\(table.stdout)")
         // The same name twice is refused, and the file is left as it was.
         let after = try String(contentsOfFile: configPath, encoding: .utf8)
         let again = try run("config", "import-url", url)
         #expect(again.status == 1 && again.stderr.contains("provider \"whitepages\": already exists"))
         #expect(try String(contentsOfFile: configPath, encoding: .utf8) == after)
         #expect(try run("config", "import-url", url, "--name", "wp2").status == 0)
+        // --client-id fills it in.
+        let named = try run("config", "import-url", url, "--name", "wp3", "--client-id", "wp-mobile")
+        #expect(named.status == 0 && !named.stderr.contains("OAuthClientID"), "\(named.stderr)")
+        #expect(try String(contentsOfFile: configPath, encoding: .utf8).contains("id = \"wp3\"\nkind = \"oam\"\nclient_id = \"wp-mobile\""))
+        let listed = try #require(JSONSerialization.jsonObject(with: Data(try run("providers", "--json").stdout.utf8)) as? [[String: Any]])
+        let wp3 = try #require(listed.first { $0["id"] as? String == "wp3" })
+        #expect(wp3["problem"] == nil && wp3["client_id"] as? String == "wp-mobile", "\(wp3)")
     }
 
     @Test func serverTextIsInertInTables() throws {

@@ -30,4 +30,24 @@ import AuthDeckUI
             #expect(text.contains("authdeck \(command)"), "\(command)")
         }
     }
+
+    /// The OAM and `import cert` promises the CLI tests check (OAMTests, CLITests), stated in
+    /// the page as the code keeps them.
+    @Test func statesTheOAMAndImportCertBehaviour() throws {
+        let page = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../man/authdeck.1").standardized.path
+        let raw = try String(contentsOfFile: page, encoding: .utf8).replacingOccurrences(of: "\n", with: " ")
+        for promise in [
+            #"is always the one sent, and replaces the remembered one when the sign-in succeeds"#,
+            #"the offline verifier and the remembered password are deleted; the tokens, username and preferences stay"#,
+            #"the account then shows \fBneeds_sign_in\fR"#,
+            #"neither PEM nor PKCS#12 is refused without asking for a password"#,
+            #"a wrong password, a missing certificate or key, a key that is not the certificate's, or an expired"#,
+            #"replaces everything of the provider's previous identity (certificate, key, bundle, password) in one transaction"#,
+            #"\fB\-\-client\-id\fR \fIid\fR; with neither, a commented \fBclient_id\fR line"#,
+        ] {
+            #expect(raw.contains(promise), "\(promise)")
+        }
+        #expect(!raw.contains("wiped"), "the lockout deletes named things, nothing is \"wiped\"")
+    }
 }

@@ -18,17 +18,7 @@ import AuthDeckPlatform
     }
 
     func provider(_ id: String, preset: String, options: String = "") -> String {
-        """
-        [[provider]]
-        id = "\(id)"
-        kind = "oam"
-        client_id = "oam-client"
-        client_secret_env = "OAM_SECRET"
-        scopes = ["UserProfile.me"]
-        endpoints = { base = "\(idp.url)" }
-        options = { preset = "\(preset)", identity_domain = "DefaultDomain"\(options) }
-
-        """
+        idp.oamTOML(id, preset: preset, options: options)
     }
 
     func writeConfig(_ extra: String = "") throws {
@@ -128,8 +118,12 @@ import AuthDeckPlatform
         let wrong = try run("login", "sdk", "--offline", password: "nope")
         #expect(wrong.status == 3 && wrong.stderr.contains("the password is wrong (1 offline attempt(s) left)"), "\(wrong.stderr)")
         let locked = try run("login", "sdk", "--offline", password: "nope")
-        #expect(locked.status == 3 && locked.stderr.contains("stored credentials were wiped — sign in online"), "\(locked.stderr)")
+        // It says what went (the verifier; no password was remembered) and what stays: the
+        // tokens, which `authdeck token` still hands out.
+        #expect(locked.status == 3 && locked.stderr.contains("after 2 failed offline attempts the offline verifier was deleted; the tokens, username and preferences are kept"), "\(locked.stderr)")
+        #expect(!locked.stderr.contains("wiped"))
         #expect(try extras()["oam.verifier"] == nil)
+        #expect(try run("token", "sdk").status == 0, "the tokens remain")
         let after = try run("login", "sdk", "--offline", password: "taro-pass-123")
         #expect(after.status == 3 && after.stderr.contains("sign in online first"))
     }
@@ -178,6 +172,81 @@ import AuthDeckPlatform
         #expect(try extras()["oam.remember"]?.exposedValue == "credentials")
     }
 
+    @Test func lockoutNamesTheRememberedPasswordWhenOneWasDeleted() throws {
+        try sdkProvider(#"offline_auth_allowed = true, remember_credentials_allowed = true, remember_credentials_default = true"#)
+        #expect(try run("login", "sdk", "--password", "--username", "taro@contoso.com", password: "taro-pass-123").status == 0)
+        #expect(try extras()["oam.password"] != nil)
+        let locked = try run("login", "sdk", "--offline", password: "nope")
+        #expect(locked.status == 3, "\(locked.stderr)")
+        #expect(locked.stderr.contains("after 1 failed offline attempts the offline verifier and the remembered password were deleted; the tokens, username and preferences are kept (authdeck token still answers while they are valid) — sign in online"), "\(locked.stderr)")
+        let left = try extras()
+        #expect(left["oam.password"] == nil && left["oam.verifier"] == nil && left["oam.remember"] != nil)
+        let events = try run("events", "--json")
+        #expect(events.stdout.contains("offline verifier and the remembered password were deleted"), "\(events.stdout)")
+        #expect(try run("token", "sdk").status == 0)
+    }
+
+    // MARK: An explicit password wins (issue 22, item 1)
+
+    @Test func aGivenPasswordIsTheOneSentAndReplacesTheRememberedOne() throws {
+        try sdkProvider(#"remember_credentials_allowed = true, remember_credentials_default = true"#)
+        #expect(try run("login", "sdk", "--password", "--username", "taro@contoso.com", password: "taro-pass-123").status == 0)
+        #expect(try extras()["oam.password"]?.exposedValue == "taro-pass-123")
+        let tokenCalls = "POST /ms_oauth/oauth2/endpoints/oauthservice/tokens"
+        // A wrong password in a file: sent as given, refused, and the remembered one untouched.
+        try "wrong-pass\n".write(toFile: home.file("wrong"), atomically: true, encoding: .utf8)
+        let before = try idp.count(tokenCalls)
+        let wrong = try run("login", "sdk", "--password", "--username", "taro@contoso.com", "--password-file", home.file("wrong"))
+        #expect(wrong.status == 3, "\(wrong.stdout) \(wrong.stderr)")
+        #expect(!wrong.stderr.contains("Using the stored credentials"), "\(wrong.stderr)")
+        #expect(try idp.count(tokenCalls) == before + 1)
+        #expect(try extras()["oam.password"]?.exposedValue == "taro-pass-123", "a refused password replaces nothing")
+        // The same through AUTHDECK_PASSWORD.
+        let wrongEnv = try run("login", "sdk", "--password", password: "wrong-pass")
+        #expect(wrongEnv.status == 3 && !wrongEnv.stderr.contains("Using the stored credentials"), "\(wrongEnv.stderr)")
+        // A stale remembered password, then the right one given: it is sent and remembered.
+        let s = try store()
+        var account = try #require(try s.accounts(includeQuarantined: false).first { $0.account.providerId == "sdk" })
+        account.credentials.extras["oam.password"] = Secret("stale-password")
+        try s.replaceCredentials(account.credentials, accountId: account.account.id)
+        let given = try run("login", "sdk", "--password", password: "taro-pass-123")
+        #expect(given.status == 0, "\(given.stderr)")
+        #expect(try extras()["oam.password"]?.exposedValue == "taro-pass-123")
+        // No password given: the remembered one is used, and says so.
+        let stored = try run("login", "sdk", "--password")
+        #expect(stored.status == 0 && stored.stderr.contains("Using the stored credentials of taro@contoso.com"), "\(stored.stderr)")
+    }
+
+    @Test func aForbiddenRemembranceIsRefusedBeforeTheStoredCredentialsAreMentioned() throws {
+        try sdkProvider(#"remember_credentials_allowed = true, remember_credentials_default = true"#)
+        #expect(try run("login", "sdk", "--password", "--username", "taro@contoso.com", password: "taro-pass-123").status == 0)
+        let before = try idp.count("POST /ms_oauth/oauth2/endpoints/oauthservice/tokens")
+        let r = try run("login", "sdk", "--password", "--remember", "auto")
+        #expect(r.status == 1 && r.stderr.contains("does not allow remembering auto"), "\(r.stderr)")
+        #expect(!r.stderr.contains("Using the stored credentials") && r.stdout.isEmpty, "\(r.stderr)")
+        #expect(try idp.count("POST /ms_oauth/oauth2/endpoints/oauthservice/tokens") == before, "nothing was sent")
+    }
+
+    // MARK: After a plain logout (issue 22, item 2)
+
+    @Test func aPlainLogoutLeavesAnAccountThatNeedsASignInNotARenewal() throws {
+        try sdkProvider(#"remember_username_allowed = true, remember_username_default = true"#)
+        #expect(try run("login", "sdk", "--password", "--username", "taro@contoso.com", password: "taro-pass-123").status == 0)
+        #expect(try run("logout", "taro@contoso.com").status == 0)
+        let listed = try run("accounts", "--json")
+        let rows = try #require(JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
+        let row = try #require(rows.first { ($0["provider"] as? String) == "sdk" })
+        #expect(row["state"] as? String == "needs_sign_in", "\(row)")
+        #expect(row["renewable"] == nil || row["renewable"] as? Bool == false, "\(row)")
+        #expect(row["state_reason"] as? String == "holds no token; sign in again", "\(row)")
+        let table = try run("accounts")
+        #expect(table.stdout.contains("needs sign-in") && !table.stdout.contains("(renewable)"), "\(table.stdout)")
+        // The same sign-in brings it back, with the remembered username.
+        #expect(try run("login", "sdk", "--password", password: "taro-pass-123").status == 0)
+        let again = try #require(JSONSerialization.jsonObject(with: Data(try run("accounts", "--json").stdout.utf8)) as? [[String: Any]])
+        #expect(again.first { ($0["provider"] as? String) == "sdk" }?["state"] as? String == "signed_in")
+    }
+
     @Test func logoutKeepsTheRegistrationUnlessAskedToClearIt() throws {
         try sdkProvider(#"offline_auth_allowed = true, remember_credentials_allowed = true, remember_credentials_default = true"#)
         #expect(try run("login", "sdk", "--password", "--username", "taro@contoso.com", password: "taro-pass-123").status == 0)
@@ -209,6 +278,10 @@ import AuthDeckPlatform
             ["pkcs12", "-export", "-in", "\(d)/client.pem", "-inkey", "\(d)/client.key", "-out", "\(d)/client.p12", "-passout", "pass:p12-pass"],
         ]
         try "subjectAltName=IP:127.0.0.1\n".write(toFile: "\(d)/san.cnf", atomically: true, encoding: .utf8)
+        try openssl(steps)
+    }
+
+    func openssl(_ steps: [[String]]) throws {
         for args in steps {
             let p = Process()
             p.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
@@ -221,13 +294,99 @@ import AuthDeckPlatform
         }
     }
 
-    @Test func aClientCertificateOpensAServerThatRequiresOne() throws {
+    /// A client certificate of the test CA that expired in 2020 (`openssl ca` sets past dates).
+    func makeExpiredClient() throws {
+        let d = home.path
+        try "".write(toFile: "\(d)/index.txt", atomically: true, encoding: .utf8)
+        try "01\n".write(toFile: "\(d)/serial", atomically: true, encoding: .utf8)
+        try "[ca]\ndefault_ca = d\n[d]\ndatabase = \(d)/index.txt\nnew_certs_dir = \(d)\nserial = \(d)/serial\ndefault_md = sha256\npolicy = p\n[p]\ncommonName = supplied\n"
+            .write(toFile: "\(d)/ca.cnf", atomically: true, encoding: .utf8)
+        try openssl([["ca", "-batch", "-config", "\(d)/ca.cnf", "-cert", "\(d)/ca.pem", "-keyfile", "\(d)/ca.key", "-in", "\(d)/client.csr",
+                      "-out", "\(d)/expired.pem", "-startdate", "20200101000000Z", "-enddate", "20200102000000Z", "-notext"]])
+    }
+
+    /// The provider's client-identity rows, by name, opened.
+    func identityRows(_ provider: String = "mtls") throws -> [String: String] {
+        let s = try store()
+        var out: [String: String] = [:]
+        for name in ["client.certificate", "client.key", "client.pkcs12", "client.pkcs12.password"] {
+            if let v = try s.providerSecret(name, provider: provider) { out[name] = v.exposedValue }
+        }
+        return out
+    }
+
+    @Test func aClientCertificateIsCheckedAtImportAndReplacesThePreviousOne() throws {
         try makePKI()
+        try makeExpiredClient()
+        try home.writeConfig(provider("mtls", preset: "12c"))
+        func importing(_ args: [String], password: String? = nil) throws -> BinaryRunner.Result {
+            var r = runner
+            r.environment["AUTHDECK_PASSWORD"] = password
+            return try r.run(["import", "cert"] + args + ["--provider", "mtls"])
+        }
+        // A PKCS#12 bundle with the wrong password is refused, and nothing is stored.
+        let wrong = try importing([home.file("client.p12")], password: "not-the-password")
+        #expect(wrong.status == 1, "\(wrong.stdout) \(wrong.stderr)")
+        #expect(wrong.stderr.contains("client.p12: the password does not open the PKCS#12 bundle; nothing was imported"), "\(wrong.stderr)")
+        #expect(try identityRows().isEmpty)
+        // Not a certificate at all: said so, without asking for a password.
+        try "hello, this is not a certificate\n".write(toFile: home.file("garbage.pem"), atomically: true, encoding: .utf8)
+        let garbage = try importing([home.file("garbage.pem")])
+        #expect(garbage.status == 1, "\(garbage.stderr)")
+        #expect(garbage.stderr.contains("garbage.pem: neither a PEM certificate (-----BEGIN CERTIFICATE-----) nor a PKCS#12 bundle; nothing was imported"), "\(garbage.stderr)")
+        #expect(!garbage.stderr.contains("Password"))
+        // A key that is not the certificate's, and an expired certificate.
+        let mismatch = try importing([home.file("client.pem"), "--key", home.file("server.key")])
+        #expect(mismatch.status == 1 && mismatch.stderr.contains("the private key does not belong to the certificate"), "\(mismatch.stderr)")
+        let expired = try importing([home.file("expired.pem"), "--key", home.file("client.key")])
+        #expect(expired.status == 1 && expired.stderr.contains("the certificate expired on 2020-01-02T00:00:00Z"), "\(expired.stderr)")
+        #expect(try identityRows().isEmpty)
+        // The right password: imported, with a warning (the test certificate lives one day).
+        let p12 = try importing([home.file("client.p12")], password: "p12-pass")
+        #expect(p12.status == 0, "\(p12.stderr)")
+        #expect(p12.stderr.contains("within 30 days"), "\(p12.stderr)")
+        #expect(Set(try identityRows().keys) == ["client.pkcs12", "client.pkcs12.password"])
+        // A PEM identity after it replaces all of it: no PKCS#12 password row is left behind.
+        let pem = try importing([home.file("client.pem"), "--key", home.file("client.key")])
+        #expect(pem.status == 0, "\(pem.stderr)")
+        #expect(Set(try identityRows().keys) == ["client.certificate", "client.key"])
+        // And back: the PEM rows go.
+        #expect(try importing([home.file("client.p12")], password: "p12-pass").status == 0)
+        #expect(Set(try identityRows().keys) == ["client.pkcs12", "client.pkcs12.password"])
+    }
+
+    /// The mutual-TLS front (`Tests/harness/tls-proxy`) before the emulator, on a free port;
+    /// it lives as long as the returned process.
+    func tlsFront() throws -> (LiveProcess, UInt16) {
         let port = FreePort.pick()
         let harness = URL(fileURLWithPath: GlewlwydServer.harness).deletingLastPathComponent().appendingPathComponent("tls-proxy").path
         let front = try LiveProcess(harness, [String(port), idp.url, home.file("server.pem"), home.file("server.key"), home.file("ca.pem")],
                                     environment: ["PATH": "/usr/bin:/bin"])
         _ = try front.waitFor("the TLS front") { $0.contains("ready") ? true : nil }
+        return (front, port)
+    }
+
+    @Test func aClientCertificateThatCannotBeLoadedIsNamedAtRequestTime() throws {
+        try makePKI()
+        let (front, port) = try tlsFront()
+        defer { withExtendedLifetime(front) {} }
+        try home.writeConfig(provider("mtls", preset: "12c", options: ", ca_file = \"\(home.file("ca.pem"))\"")
+            .replacingOccurrences(of: idp.url, with: "https://127.0.0.1:\(port)"))
+        // A bundle stored with a password that does not open it (as an import before these
+        // checks could leave): the failure names the local cause, not the server.
+        let bundle = try Data(contentsOf: URL(fileURLWithPath: home.file("client.p12")))
+        try store().replaceProviderSecrets(prefix: "client.", with: ["client.pkcs12": Secret(bundle.base64EncodedString()),
+                                                                      "client.pkcs12.password": Secret("not-the-password")], provider: "mtls")
+        let r = try run("login", "mtls", "--password", "--username", "taro@contoso.com", password: "taro-pass-123")
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(r.stderr.contains("the client certificate could not be used, so none was sent: the password does not open the PKCS#12 bundle"), "\(r.stderr)")
+        #expect(!r.stderr.contains("does the server require a client certificate"), "\(r.stderr)")
+    }
+
+    @Test func aClientCertificateOpensAServerThatRequiresOne() throws {
+        try makePKI()
+        let (front, port) = try tlsFront()
+        defer { withExtendedLifetime(front) {} }
         func configure(caFile: Bool) throws {
             try home.writeConfig(provider("mtls", preset: "12c", options: caFile ? ", ca_file = \"\(home.file("ca.pem"))\"" : "")
                 .replacingOccurrences(of: idp.url, with: "https://127.0.0.1:\(port)"))

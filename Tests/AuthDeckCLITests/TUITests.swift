@@ -186,6 +186,39 @@ import AuthDeckPlatform
 
     /// The deck open on a store another process renews: the change is on screen within 2 s of
     /// that process finishing (the deck watches the store files on its 1-s tick).
+    /// An OAM account signed out from the deck: a plain sign-out keeps the username and
+    /// shows the row as needing a sign-in (never "expired, renewable"); clearing the
+    /// registration removes the row.
+    @Test func theDeckShowsTheRightStateAfterEachOAMLogoutVariant() throws {
+        let idp = try EmulatorProcess()
+        try home.writeConfig(idp.oamTOML("wp", preset: "11g-ms", options: ", remember_username_allowed = true, remember_username_default = true"))
+        var env = environment
+        env["OAM_SECRET"] = "oam-secret"
+        var runner = BinaryRunner(product: "authdeck", environment: env)
+        runner.environment["AUTHDECK_PASSWORD"] = "taro-pass-123"
+        #expect(try runner.run(["login", "wp", "--password", "--username", "taro@contoso.com"]).status == 0)
+        let s = try TmuxSession(environment: env, command: "\(binary); echo EXIT=$?")
+        try s.waitFor("the OAM account signed in") { $0.contains("PROVIDERS") && $0.contains("taro@contoso.com") && $0.contains("● signed in") }
+        func row(_ screen: String) -> String { screen.split(separator: "\n").map(String.init).first { $0.contains("taro@contoso.com") } ?? "" }
+        // Plain sign-out: the row stays, needing a sign-in.
+        try s.send("d")
+        try s.waitFor(text: "c sign out and clear the registration")
+        try s.send("y")
+        try s.waitFor(text: "Signed out.")
+        let out = try s.waitFor("the row needing a sign-in") { row($0).contains("▲ sign in") && $0.contains("needs sign-in — holds no token; sign in again") }
+        #expect(!out.contains("expired") && !out.contains("↻") && !out.contains("renewable"), "\(out)")
+        // Signed in again from a script (the username was kept), the open deck shows it.
+        #expect(try runner.run(["login", "wp", "--password"]).status == 0)
+        try s.waitFor("the account signed in again") { row($0).contains("● signed in") }
+        // Sign-out clearing the registration: the row goes.
+        try s.send("d")
+        try s.waitFor(text: "c sign out and clear the registration")
+        try s.send("c")
+        try s.waitFor("the row gone") { $0.contains("Signed out.") && !$0.contains("taro@contoso.com") }
+        try s.send("q")
+        try s.waitFor(text: "EXIT=0")
+    }
+
     @Test func aRenewalByAScriptShowsInTheOpenDeckWithinTwoSeconds() throws {
         let idp = try EmulatorProcess()
         try home.writeConfig("clock_skew = \"0s\"\n" + idp.workAndIntranetTOML(renewBefore: "0s"))

@@ -134,6 +134,82 @@ import AuthDeckTestSupport
         for state in states { #expect(AccountState.allKeys[state.keyIndex] == state.key) }
         #expect(Set(states.map(\.keyIndex)) == Set(AccountState.allKeys.indices))
     }
+
+    // MARK: Renewable only with what renewal needs (issue 22)
+
+    /// An OAM account signed out with its preferences kept holds no token: it needs a sign-in,
+    /// although OAM as a kind renews silently.
+    @Test func aSignedOutOAMAccountNeedsASignInNotARenewal() {
+        let oam = ProviderProfile(id: "p", kind: .oam, clientId: "c")
+        let kept = Credentials(extras: ["oam.remember": Secret("credentials")])
+        let state = AccountState.derive(stored(kept), policy: policy, now: now,
+                                        silentRenewal: ProviderCapabilities.renewsWithoutRefreshToken(oam, kept))
+        #expect(state == .needsSignIn(reason: "holds no token; sign in again"))
+        #expect(state.key == "needs_sign_in")
+    }
+
+    /// Every provider kind (with the options that change its renewal), every combination of
+    /// access token, refresh token, cookies and extras: the state is `expired(renewable: true)`
+    /// exactly when the adapter's `renew` has what it needs, as written here from each adapter.
+    @Test func renewableExactlyWhenRenewalHasWhatItNeedsForEveryKindAndCombination() {
+        struct Variant { let profile: ProviderProfile; let usesRefreshToken: Bool; let renewsWith: (Credentials) -> Bool }
+        let variants: [Variant] = [
+            // Refresh token, or a client-credentials account (renewed with the client's secret).
+            Variant(profile: ProviderProfile(id: "p", kind: .azuread, clientId: "c"), usesRefreshToken: true) { $0.extras["grant"] != nil },
+            Variant(profile: ProviderProfile(id: "p", kind: .oidc, clientId: "c"), usesRefreshToken: true) { $0.extras["grant"] != nil },
+            // OAM also signs in again with an auto-login password, but only after a refresh
+            // token is refused: without one, it is not counted as renewable.
+            Variant(profile: ProviderProfile(id: "p", kind: .oam, clientId: "c"), usesRefreshToken: true) { $0.extras["grant"] != nil },
+            // Legacy SharePoint signs in again with the remembered username and password.
+            Variant(profile: ProviderProfile(id: "p", kind: .sharepoint, options: ["mode": "legacy", "remember_password": "true"]),
+                    usesRefreshToken: false) { $0.extras["legacy.password"] != nil && $0.extras["legacy.username"] != nil },
+            Variant(profile: ProviderProfile(id: "p", kind: .sharepoint, options: ["mode": "legacy"]), usesRefreshToken: false) { _ in false },
+            // Modern SharePoint exchanges the linked Azure AD account's token for cookies.
+            Variant(profile: ProviderProfile(id: "p", kind: .sharepoint, options: ["azure_provider": "work"]),
+                    usesRefreshToken: false) { $0.extras["azure.account"] != nil },
+            Variant(profile: ProviderProfile(id: "p", kind: .sharepoint), usesRefreshToken: false) { _ in false },
+            // Facebook with an app secret exchanges the token it holds; without one, nothing.
+            Variant(profile: ProviderProfile(id: "p", kind: .facebook, clientId: "c", clientSecretEnv: "FB"),
+                    usesRefreshToken: false) { !$0.accessTokens.isEmpty },
+            Variant(profile: ProviderProfile(id: "p", kind: .facebook, clientId: "c"), usesRefreshToken: false) { _ in false },
+        ]
+        var lapsed = rt
+        lapsed.expiresAt = now - .seconds(1)
+        let extraSets: [[String]] = [["grant"], ["legacy.username", "legacy.password"], ["azure.account"], ["oam.remember"], ["oam.password"], ["oam.verifier"]]
+        let expiredCookie = Cookie(id: "c", name: "FedAuth", value: Secret("v"), domain: "h", expiresAt: now - .hours(1))
+        var checked = 0
+        for variant in variants {
+            for access in [nil, at(.hours(-1)), at(.hours(2))] {
+                for refresh in variant.usesRefreshToken ? [nil, rt, lapsed] : [nil] {
+                    for cookies in [[], [expiredCookie]] {
+                        for mask in 0..<(1 << extraSets.count) {
+                            var extras: [String: Secret] = [:]
+                            for (bit, names) in extraSets.enumerated() where mask & (1 << bit) != 0 {
+                                for name in names { extras[name] = Secret("x") }
+                            }
+                            let credentials = Credentials(accessTokens: access.map { [$0] } ?? [], refreshToken: refresh, cookies: cookies, extras: extras)
+                            let state = AccountState.derive(stored(credentials), policy: policy, now: now,
+                                                            silentRenewal: ProviderCapabilities.renewsWithoutRefreshToken(variant.profile, credentials))
+                            let expected: AccountState
+                            if access.map({ $0.isValid(at: now, skew: policy.clockSkew) }) == true {
+                                expected = .signedIn
+                            } else if (refresh?.isUsable(at: now) ?? false) || variant.renewsWith(credentials) {
+                                expected = .expired(renewable: true)
+                            } else if access == nil && cookies.isEmpty {
+                                expected = .needsSignIn(reason: "holds no token; sign in again")
+                            } else {
+                                expected = .expired(renewable: false)
+                            }
+                            #expect(state == expected, "\(variant.profile.kind) \(variant.profile.options) access \(access?.expiresAt.map(\.secondsSinceEpoch) ?? -1) refresh \(refresh?.expiresAt == nil ? (refresh == nil ? "none" : "usable") : "lapsed") cookies \(cookies.count) extras \(extras.keys.sorted())")
+                            if refresh == nil, case .expired(true) = state { #expect(variant.renewsWith(credentials), "renewable without a refresh token only with what renewal needs") }
+                            checked += 1
+                        }
+                    }
+                }
+            }
+        }
+        #expect(checked == 3 * (3 * 3 + 6 * 1) * 2 * 64)
+    }
 }
 
 /// The fixture's providers as profiles (mirrors `DeckFixture.configTOML`).

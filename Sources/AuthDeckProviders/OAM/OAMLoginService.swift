@@ -8,7 +8,8 @@ import AuthDeckCore
 /// After an online sign-in it keeps what the remembrance says (auto-login > remember
 /// credentials > remember username), and the offline verifier when offline sign-in is
 /// allowed. A failed sign-in that used a stored password deletes that password; after
-/// MaxLoginAttempts failed offline attempts the stored credentials are wiped.
+/// MaxLoginAttempts failed offline attempts the offline verifier and the remembered password
+/// are deleted (tokens stay: they were issued by the server, not by the offline check).
 public struct OAMLoginService: Sendable {
     public enum Mode: String, Sendable { case online, offline, auto }
 
@@ -44,11 +45,27 @@ public struct OAMLoginService: Sendable {
         return stored.credentials.extras["oam.password"]
     }
 
+    /// What this sign-in keeps: the person's choice, else the account's kept preference (so a
+    /// new password replaces the remembered one), else the provider's default; a choice the
+    /// provider forbids is refused.
+    public func remembrance(requested: OAMCredentialOptions.Remembrance?,
+                            existing: StoredAccount?) throws -> OAMCredentialOptions.Remembrance {
+        if let requested {
+            guard options.allows(requested) else {
+                throw AuthFailure(.misconfigured, code: "not_allowed", remedy: "provider \"\(adapter.profile.id)\" does not allow remembering \(requested.rawValue)")
+            }
+            return requested
+        }
+        if let kept = existing?.credentials.extras["oam.remember"].flatMap({ OAMCredentialOptions.Remembrance(rawValue: $0.exposedValue) }),
+           options.allows(kept) {
+            return kept
+        }
+        return options.remembrance(requested: nil) ?? .none
+    }
+
     public func signIn(mode: Mode, username: String, password: Secret, usedStoredPassword: Bool,
                        remember: OAMCredentialOptions.Remembrance?, presenter: any SignInPresenter) async throws -> Outcome {
-        guard let remembrance = options.remembrance(requested: remember) else {
-            throw AuthFailure(.misconfigured, code: "not_allowed", remedy: "provider \"\(adapter.profile.id)\" does not allow remembering \(remember!.rawValue)")
-        }
+        let remembrance = try remembrance(requested: remember, existing: try existing(username: username))
         switch mode {
         case .offline:
             return .offline(try offline(username: username, password: password))
@@ -89,8 +106,8 @@ public struct OAMLoginService: Sendable {
         return signed
     }
 
-    /// Checks the password against the stored verifier; counts failures and wipes the
-    /// stored credentials at MaxLoginAttempts.
+    /// Checks the password against the stored verifier; counts failures and deletes the
+    /// verifier and the remembered password at MaxLoginAttempts.
     func offline(username: String, password: Secret) throws -> StoredAccount {
         guard options.offlineAuthAllowed else {
             throw AuthFailure(.misconfigured, code: "offline_not_allowed", remedy: "provider \"\(adapter.profile.id)\" does not allow offline sign-in (OfflineAuthAllowed)")
@@ -110,15 +127,20 @@ public struct OAMLoginService: Sendable {
         stored.account.failedAttempts += 1
         let left = options.maxLoginAttempts - stored.account.failedAttempts
         if left <= 0 {
+            let hadPassword = stored.credentials.extras["oam.password"] != nil
             stored.credentials.extras["oam.verifier"] = nil
             stored.credentials.extras["oam.password"] = nil
             stored.account.failedAttempts = 0
             try store.update(stored.account)
             try store.replaceCredentials(stored.credentials, accountId: stored.account.id)
+            let deleted = hadPassword ? "the offline verifier and the remembered password were deleted" : "the offline verifier was deleted"
+            let kept = stored.credentials.accessTokens.isEmpty && stored.credentials.refreshToken == nil
+                ? "the username and preferences are kept"
+                : "the tokens, username and preferences are kept (authdeck token still answers while they are valid)"
             try store.append(DeckEvent(at: now, kind: .signInFailed, accountId: stored.account.id, providerId: stored.account.providerId,
-                                       detail: "offline sign-in failed \(options.maxLoginAttempts) times; stored credentials wiped"))
+                                       detail: "offline sign-in failed \(options.maxLoginAttempts) times; \(deleted); \(kept)"))
             throw AuthFailure(.needsInteraction, code: "locked",
-                              remedy: "the password is wrong; after \(options.maxLoginAttempts) failed offline attempts the stored credentials were wiped — sign in online")
+                              remedy: "the password is wrong; after \(options.maxLoginAttempts) failed offline attempts \(deleted); \(kept) — sign in online to verify offline again")
         }
         try store.update(stored.account)
         try store.append(DeckEvent(at: now, kind: .signInFailed, accountId: stored.account.id, providerId: stored.account.providerId,

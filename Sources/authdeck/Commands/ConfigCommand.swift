@@ -18,6 +18,7 @@ struct ConfigImportURLCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The configuration URL, quoted: 'wp://settings?AuthServerType::=OAMMSAuthentication&OAMMSURL::=…'") var url: String
     @Option(name: .long, help: "The provider id (default: from ApplicationName).") var name: String?
+    @Option(name: .long, help: ArgumentHelp("The OAuth client id, when the URL has no OAuthClientID.", valueName: "id")) var clientId: String?
 
     func run() async throws {
         let context = DeckContext(global)
@@ -26,8 +27,16 @@ struct ConfigImportURLCommand: AsyncParsableCommand {
             throw CLIError.failure("configuration URL: \(e.description); nothing was written")
         }
         let id = name ?? parsed.suggestedID
-        try ConfigWriter.append(parsed.profile(id: id), to: context.configPath)
+        var profile = parsed.profile(id: id)
+        if let clientId {
+            guard !clientId.isEmpty else { throw CLIError.usage("--client-id is empty; nothing was written") }
+            profile.clientId = clientId
+        }
+        try ConfigWriter.append(profile, to: context.configPath)
         if !parsed.ignored.isEmpty { Output.note("Ignored (not on the allow-list): \(parsed.ignored.map(TerminalText.inert).joined(separator: ", "))") }
         Output.raw("Added provider \"\(id)\" (kind oam) to \(context.configPath).\n")
+        if profile.clientId == nil {
+            Output.note("The URL names no OAuthClientID: set client_id for \"\(id)\" in \(context.configPath) (a commented line marks it) before the first sign-in, or import again with --client-id.")
+        }
     }
 }

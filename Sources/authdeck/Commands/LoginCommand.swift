@@ -84,7 +84,13 @@ struct LoginCommand: AsyncParsableCommand {
             throw CLIError.usage("--username is needed (no remembered username for \(adapter.profile.id))")
         }
         let mode: OAMLoginService.Mode = offline ? .offline : (auto ? .auto : .online)
-        var password = mode == .offline ? nil : service.storedPassword(existing)
+        let requested = remember.flatMap(OAMCredentialOptions.Remembrance.init(rawValue:))
+        // A remembrance the provider forbids is refused before anything is read or said.
+        do { _ = try service.remembrance(requested: requested, existing: existing) } catch let f as AuthFailure { throw CLIError.from(f) }
+        // A password the person gives (file or environment) is the one sent; the stored one
+        // stands in only when none is given.
+        let given = passwordFile != nil || context.environment["AUTHDECK_PASSWORD"] != nil
+        var password = mode == .offline || given ? nil : service.storedPassword(existing)
         let usedStored = password != nil
         if usedStored { Output.note("Using the stored credentials of \(TerminalText.inert(user)).") }
         if password == nil {
@@ -92,8 +98,7 @@ struct LoginCommand: AsyncParsableCommand {
         }
         do {
             switch try await service.signIn(mode: mode, username: user, password: password!, usedStoredPassword: usedStored,
-                                            remember: remember.flatMap(OAMCredentialOptions.Remembrance.init(rawValue:)),
-                                            presenter: CLIPresenter(clock: context.clock)) {
+                                            remember: requested, presenter: CLIPresenter(clock: context.clock)) {
             case .online(let stored):
                 Output.raw("Signed in as \(TerminalText.inert(stored.account.username)) (\(stored.account.id)).\n")
             case .offline(let stored):

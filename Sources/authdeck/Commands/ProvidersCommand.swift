@@ -1,6 +1,7 @@
 import ArgumentParser
 import AuthDeckCore
 import AuthDeckProviders
+import AuthDeckConfig
 
 /// `authdeck providers`: the configured providers, what each can do, and their accounts.
 struct ProvidersCommand: AsyncParsableCommand {
@@ -22,6 +23,8 @@ struct ProvidersCommand: AsyncParsableCommand {
         var credentials: [String]
         var accounts: Int
         var expected_realm: String?
+        /// What stops a sign-in before it starts (a setting missing or wrong), nil when ready.
+        var problem: String?
     }
 
     func run() async throws {
@@ -29,6 +32,7 @@ struct ProvidersCommand: AsyncParsableCommand {
         let config = try context.loadConfig()
         let store = try context.openStore()
         let accounts = try store.accounts(includeQuarantined: false)
+        let adapters = context.adapterContext(store)
         let rows = config.providers.map { p -> ProviderJSON in
             let caps = ProviderCapabilities.of(p)
             return ProviderJSON(id: p.id, kind: p.kind.rawValue, client_id: p.clientId, scopes: p.scopes,
@@ -36,7 +40,7 @@ struct ProvidersCommand: AsyncParsableCommand {
                                 server_revocation: caps.serverRevocation,
                                 credentials: (caps.producesTokens ? ["tokens"] : []) + (caps.producesCookies ? ["cookies"] : []),
                                 accounts: accounts.filter { $0.account.providerId == p.id }.count,
-                                expected_realm: p.expectedRealm)
+                                expected_realm: p.expectedRealm, problem: problem(p, config, adapters))
         }
         if json { return try Output.json(rows) }
         if rows.isEmpty {
@@ -49,5 +53,20 @@ struct ProvidersCommand: AsyncParsableCommand {
                        ProviderCapabilities.renewalUnavailableReason(profile) ?? "yes"])
         }
         Output.raw(table.render())
+        for row in rows {
+            if let problem = row.problem { Output.raw("\(row.id): not ready to sign in: \(problem) (edit \(config.path))\n") }
+        }
+    }
+
+    /// The adapter's own check of its settings, as a sign-in would meet it first.
+    func problem(_ profile: ProviderProfile, _ config: DeckConfig, _ adapters: AdapterContext) -> String? {
+        do {
+            _ = try ProviderRegistry.adapter(for: profile, context: adapters, config: config.providers)
+            return nil
+        } catch let f as AuthFailure {
+            return f.remedy
+        } catch {
+            return "\(error)"
+        }
     }
 }

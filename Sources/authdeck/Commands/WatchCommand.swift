@@ -79,7 +79,7 @@ struct Watcher {
         let skew = config.statePolicy.clockSkew
         let profiles = Dictionary(config.providers.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let plan = KeepAlivePlan(assessment, skew: skew, renewBefore: { profiles[$0.account.providerId]?.renewBefore },
-                                 silentRenewal: { profiles[$0.account.providerId].map { ProviderCapabilities.of($0).silentRenewal } ?? false })
+                                 silentRenewal: { s in profiles[s.account.providerId].map { ProviderCapabilities.renewsWithoutRefreshToken($0, s.credentials) } ?? false })
         let byId = Dictionary(assessment.entries.map { ($0.stored.account.id, $0) }, uniquingKeysWith: { a, _ in a })
         for entry in assessment.entries where entry.state.isUsable { toldNeedsSignIn.remove(entry.stored.account.id) }
         let hooks = HookRunner(environment: context.environment)

@@ -1,0 +1,38 @@
+import AuthDeckCore
+
+/// Why a client certificate cannot be presented, found before it is stored or sent.
+///
+/// Each case names the cause, so a message never blames the server for a local file.
+public enum ClientIdentityProblem: Error, Equatable, CustomStringConvertible {
+    /// libcrypto could not be loaded, so nothing could be checked.
+    case unavailable(String)
+    case notPKCS12
+    case wrongPassword
+    /// The bundle opened but its contents did not parse (libcrypto's reason).
+    case unreadable(String)
+    case noCertificate(String)
+    case noKey(String)
+    case keyMismatch
+    case noValidity
+    /// The certificate is past its notAfter date.
+    case expired(Instant)
+    /// The certificate's notBefore date is still ahead.
+    case notYetValid(Instant)
+
+    public var description: String {
+        switch self {
+        case .unavailable(let m): return m
+        case .notPKCS12: return "not a PKCS#12 bundle"
+        case .wrongPassword: return "the password does not open the PKCS#12 bundle"
+        case .unreadable(let m): return "the PKCS#12 bundle opened but could not be read" + Self.because(m)
+        case .noCertificate(let m): return "no certificate could be read" + Self.because(m)
+        case .noKey(let m): return "no private key could be read" + Self.because(m)
+        case .keyMismatch: return "the private key does not belong to the certificate"
+        case .noValidity: return "the certificate's validity dates cannot be read"
+        case .expired(let at): return "the certificate expired on \(at.iso8601)"
+        case .notYetValid(let at): return "the certificate is not valid before \(at.iso8601)"
+        }
+    }
+
+    static func because(_ detail: String) -> String { detail.isEmpty ? "" : " (\(detail))" }
+}
