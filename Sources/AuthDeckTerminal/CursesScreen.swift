@@ -130,8 +130,10 @@ public final class CursesScreen {
         }
     }
 
-    /// Draws `buffer`, writing only the rows that changed since the last frame.
-    public func draw(_ buffer: ScreenBuffer, theme: Theme) {
+    /// Draws `buffer`, writing only the rows that changed since the last frame; returns the
+    /// frame as drawn (what the terminal should now show, for the screen oracle).
+    @discardableResult
+    public func draw(_ buffer: ScreenBuffer, theme: Theme) -> ScreenBuffer {
         if theme.name != themeName {
             themeName = theme.name
             previous = nil
@@ -159,6 +161,7 @@ public final class CursesScreen {
         }
         previous = buffer
         refresh()
+        return buffer
     }
 
     func rowEqual(_ a: ScreenBuffer, _ b: ScreenBuffer, _ y: Int) -> Bool {

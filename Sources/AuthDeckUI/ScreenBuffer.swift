@@ -12,7 +12,7 @@ public struct ScreenBuffer: Equatable, Sendable {
 
     public let width: Int
     public let height: Int
-    public private(set) var cells: [Cell]
+    public internal(set) var cells: [Cell]
 
     public init(width: Int, height: Int) {
         self.width = max(0, width)

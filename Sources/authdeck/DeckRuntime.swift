@@ -49,6 +49,7 @@ final class DeckRuntime: @unchecked Sendable {
         dispatch(firstRead.wait())
         var lastTick = context.clock.now(), lastCheck = Date(), lastReload = Date()
         let trace = context.environment["AUTHDECK_TRACE_FRAMES"].flatMap { FileHandle(forWritingAtPath: $0) ?? Self.create($0) }
+        let frames = FrameLog(environment: context.environment)
         var firstFrame = true
         var keyAt: DispatchTime?
         while !state.quitting {
@@ -59,7 +60,8 @@ final class DeckRuntime: @unchecked Sendable {
             }
             let started = DispatchTime.now()
             let theme = themes.first { $0.name == state.themeName } ?? .standard
-            screen.draw(DeckRenderer.render(state, glyphs: glyphs), theme: theme)
+            let shown = screen.draw(DeckRenderer.render(state, glyphs: glyphs), theme: theme)
+            frames?.record(shown)
             if let trace {
                 // `first-frame`: from the exec of the process to the first complete frame on
                 // the terminal; `frame`: render + draw; `key`: from reading a key to its frame.
