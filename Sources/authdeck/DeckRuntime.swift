@@ -221,9 +221,9 @@ final class DeckRuntime: @unchecked Sendable {
                     ?? (adapter.profile.kind == .sharepoint ? .device : nil) else {
                 return inbox.post(.signInFinished(id: key, failure: "\(provider) signs in with a password: run `authdeck login \(provider) --password`"))
             }
-            _ = try await SignInCoordinator(store: store, clock: context.clock)
+            let added = try await SignInCoordinator(store: store, clock: context.clock)
                 .signIn(with: adapter, flow: flow, presenter: DeckPresenter(id: key, inbox: inbox), options: SignInOptions())
-            inbox.post(.signInFinished(id: key, failure: nil))
+            inbox.post(.signInFinished(id: key, failure: nil, account: "\(provider)/\(TerminalText.inert(added.account.username))"))
         } catch let f as AuthFailure {
             inbox.post(.signInFinished(id: key, failure: f.remedy))
         } catch {
