@@ -82,7 +82,9 @@ import AuthDeckPlatform
         try s.waitFor(text: "Prune 6 stale accounts?")
         try s.send("y")
         try s.waitFor(text: "Pruned 6 accounts; press u to undo.")
-        #expect(try !s.screen().contains("abandoned@example.jp"))
+        // Whole usernames now (it used to read "abandoned@example", so this could not fail);
+        // the rows go when the reload after the prune lands.
+        try s.waitFor("the pruned rows gone") { !$0.contains("abandoned@example.jp") }
         try s.send("u")
         try s.waitFor(text: "Restored 6 accounts.")
         try s.waitFor(text: "abandoned@example")
