@@ -93,6 +93,52 @@ import AuthDeckPlatform
         try s.waitFor(text: "EXIT=0")
     }
 
+    /// Esc answers at once — in a window and in filter mode — not after curses' one-second
+    /// wait for the rest of an escape sequence. The quickest of three tries must be well
+    /// under that second (a loaded machine slows some tries, never all three).
+    @Test func escapeAnswersAtOnce() throws {
+        let env = environment(lang: "C.UTF-8", noColor: false)
+        try seed(env)
+        let s = try TmuxSession(width: 120, height: 40, environment: env.merging(["AUTHDECK_TEST_NOW": String(Self.now.secondsSinceEpoch)]) { $1 },
+                                command: "\(binary); echo EXIT=$?")
+        let oracle = ScreenOracle(session: s, frames: home.file("frames"))
+        try oracle.waitForFrame(text: "evil@example.jp")
+        var took: [Double] = []
+        for (open, shown) in [("?", " Keys "), ("/", "/█"), ("?", " Keys ")] {
+            try s.send(open)
+            try oracle.waitForFrame(text: shown)
+            let sent = Date()
+            try s.send("Escape")
+            try oracle.waitForFrame("Esc to answer") { !$0.contains(shown) }
+            took.append(Date().timeIntervalSince(sent))
+        }
+        print("Esc answered after \(took.map { String(format: "%.3f s", $0) })")
+        #expect(took.min()! < 0.5, "\(took)")
+        try s.send("q")
+        try s.waitFor(text: "EXIT=0")
+    }
+
+    /// Ctrl-L repaints every cell: text another program wrote over the deck (here straight
+    /// to the pane's terminal) is gone after it, though curses believed the screen unchanged.
+    @Test func ctrlLRepaintsWhatAnotherProgramWroteOver() throws {
+        let env = environment(lang: "C.UTF-8", noColor: false)
+        try seed(env)
+        let s = try TmuxSession(width: 120, height: 40, environment: env.merging(["AUTHDECK_TEST_NOW": String(Self.now.secondsSinceEpoch)]) { $1 },
+                                command: "\(binary); echo EXIT=$?")
+        let oracle = ScreenOracle(session: s, frames: home.file("frames"))
+        try oracle.waitForFrame(text: "evil@example.jp")
+        try oracle.check("the first frame")
+        let tty = try #require(FileHandle(forWritingAtPath: try s.paneTTY()))
+        tty.write(Data("\u{1b}[12;30HSCRIBBLED OVER THE DECK\u{1b}[20;5H本番 debris".utf8))
+        try tty.close()
+        try s.waitFor(text: "SCRIBBLED OVER THE DECK")
+        #expect(throws: ScreenOracle.Mismatch.self, "the oracle sees the scribble") { try oracle.check("the scribble", timeout: 0.5) }
+        try s.send("C-l")
+        try oracle.check("Ctrl-L")
+        try s.send("q")
+        try s.waitFor(text: "EXIT=0")
+    }
+
     /// The issue's first defect, in the demo: the device-code window over the rows closes
     /// when the demo approves the code, and nothing of it may stay behind.
     @Test(arguments: ["C.UTF-8", "C"])
