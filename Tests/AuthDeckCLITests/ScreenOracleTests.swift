@@ -31,6 +31,19 @@ import AuthDeckPlatform
         try home.writeConfig(DeckFixture.configTOML)
     }
 
+    /// The seeded deck, its clock stopped, in a `width`×`height` pane; returned once its
+    /// first frame is on screen.
+    func openDeck(lang: String = "C.UTF-8", noColor: Bool = false, width: Int = 120, height: Int = 40) throws -> (TmuxSession, ScreenOracle) {
+        let env = environment(lang: lang, noColor: noColor)
+        try seed(env)
+        let s = try TmuxSession(width: width, height: height,
+                                environment: env.merging(["AUTHDECK_TEST_NOW": String(Self.now.secondsSinceEpoch)]) { $1 },
+                                command: "\(binary); echo EXIT=$?")
+        let oracle = ScreenOracle(session: s, frames: home.file("frames"))
+        try oracle.waitForFrame(text: "evil@example.jp")
+        return (s, oracle)
+    }
+
     func waitForSize(_ oracle: ScreenOracle, _ width: Int, _ height: Int) throws {
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
@@ -44,12 +57,7 @@ import AuthDeckPlatform
     /// size, filter, sort, themes and a forced repaint; in a UTF-8 and an ASCII locale.
     @Test(arguments: [("C.UTF-8", false), ("C", true)])
     func everyStepShowsExactlyTheIntendedFrame(lang: String, noColor: Bool) throws {
-        let env = environment(lang: lang, noColor: noColor)
-        try seed(env)
-        let s = try TmuxSession(width: 200, height: 50, environment: env.merging(["AUTHDECK_TEST_NOW": String(Self.now.secondsSinceEpoch)]) { $1 },
-                                command: "\(binary); echo EXIT=$?")
-        let oracle = ScreenOracle(session: s, frames: home.file("frames"))
-        try oracle.waitForFrame(text: "evil@example.jp")
+        let (s, oracle) = try openDeck(lang: lang, noColor: noColor, width: 200, height: 50)
         try oracle.check("the first frame")
         let modals: [(open: String, title: String)] = [("?", " Keys "), ("p", "Prune "), ("d", "Sign out?"), ("a", "Add an account")]
         for (width, height) in [(200, 50), (120, 40), (80, 24), (60, 15), (50, 12), (120, 40)] {
@@ -97,12 +105,7 @@ import AuthDeckPlatform
     /// wait for the rest of an escape sequence. The quickest of three tries must be well
     /// under that second (a loaded machine slows some tries, never all three).
     @Test func escapeAnswersAtOnce() throws {
-        let env = environment(lang: "C.UTF-8", noColor: false)
-        try seed(env)
-        let s = try TmuxSession(width: 120, height: 40, environment: env.merging(["AUTHDECK_TEST_NOW": String(Self.now.secondsSinceEpoch)]) { $1 },
-                                command: "\(binary); echo EXIT=$?")
-        let oracle = ScreenOracle(session: s, frames: home.file("frames"))
-        try oracle.waitForFrame(text: "evil@example.jp")
+        let (s, oracle) = try openDeck()
         var took: [Double] = []
         for (open, shown) in [("?", " Keys "), ("/", "/█"), ("?", " Keys ")] {
             try s.send(open)
@@ -121,12 +124,7 @@ import AuthDeckPlatform
     /// Ctrl-L repaints every cell: text another program wrote over the deck (here straight
     /// to the pane's terminal) is gone after it, though curses believed the screen unchanged.
     @Test func ctrlLRepaintsWhatAnotherProgramWroteOver() throws {
-        let env = environment(lang: "C.UTF-8", noColor: false)
-        try seed(env)
-        let s = try TmuxSession(width: 120, height: 40, environment: env.merging(["AUTHDECK_TEST_NOW": String(Self.now.secondsSinceEpoch)]) { $1 },
-                                command: "\(binary); echo EXIT=$?")
-        let oracle = ScreenOracle(session: s, frames: home.file("frames"))
-        try oracle.waitForFrame(text: "evil@example.jp")
+        let (s, oracle) = try openDeck()
         try oracle.check("the first frame")
         let tty = try #require(FileHandle(forWritingAtPath: try s.paneTTY()))
         tty.write(Data("\u{1b}[12;30HSCRIBBLED OVER THE DECK\u{1b}[20;5H本番 debris".utf8))
