@@ -28,6 +28,8 @@ public final class CursesScreen {
         var bg: Theme.Color
     }
     var themeName = ""
+    /// The locale's width of each non-ASCII scalar drawn so far (`shownWidth`).
+    var widths: [UInt32: Int] = [:]
 
     /// - Parameter color: false for NO_COLOR or monochrome terminals.
     public init(color: Bool) {
@@ -41,6 +43,9 @@ public final class CursesScreen {
         noecho()
         nonl()
         keypad(ad_stdscr(), true)
+        // Esc answers at once: curses waits a whole second by default for the rest of an
+        // escape sequence, and terminals send a sequence's bytes together anyway.
+        set_escdelay(25)
         curs_set(0)
         ad_enable_mouse()
         if color && has_colors() {
@@ -122,6 +127,9 @@ public final class CursesScreen {
         switch ch {
         case 13, 10: return .key(.enter)
         case 27: return .key(.escape)
+        case 12:
+            repaintAll()
+            return nil
         case 9: return .key(.tab)
         case 127, 8: return .key(.backspace)
         default:
@@ -130,8 +138,11 @@ public final class CursesScreen {
         }
     }
 
-    /// Draws `buffer`, writing only the rows that changed since the last frame.
-    public func draw(_ buffer: ScreenBuffer, theme: Theme) {
+    /// Draws `buffer`, writing only the rows that changed since the last frame; returns the
+    /// frame as drawn (what the terminal should now show, for the screen oracle).
+    @discardableResult
+    public func draw(_ frame: ScreenBuffer, theme: Theme) -> ScreenBuffer {
+        let buffer = frame.limited(to: shownWidth)
         if theme.name != themeName {
             themeName = theme.name
             previous = nil
@@ -159,6 +170,14 @@ public final class CursesScreen {
         }
         previous = buffer
         refresh()
+        return buffer
+    }
+
+    /// Ctrl-L: the next frame rewrites every cell of the terminal, whatever curses believes
+    /// is there (another program may have written over the deck).
+    func repaintAll() {
+        previous = nil
+        clearok(ad_stdscr(), true)
     }
 
     func rowEqual(_ a: ScreenBuffer, _ b: ScreenBuffer, _ y: Int) -> Bool {

@@ -71,6 +71,12 @@ public final class TmuxSession: @unchecked Sendable {
 
     public func paneTitle() throws -> String { try tmux(["display-message", "-t", name, "-p", "#{pane_title}"]) }
 
+    /// The pane's terminal device: what a program in the pane writes to, so a test can write
+    /// over the screen behind that program's back.
+    public func paneTTY() throws -> String {
+        try tmux(["display-message", "-t", name, "-p", "#{pane_tty}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// Polls the screen until `condition` holds; fails with the last screen after `timeout`.
     @discardableResult
     public func waitFor(_ what: String, timeout: Double = 15, _ condition: (String) -> Bool) throws -> String {

@@ -7,7 +7,8 @@ public enum DeckAction: Equatable, Sendable {
     case loaded(rows: [DeckRow], providers: [DeckProvider], now: Instant)
     case renewFinished(id: String, failure: String?)
     case signInPrompt(id: String, SignInPrompt)
-    case signInFinished(id: String, failure: String?)
+    /// `account` names a new account added (`provider/username`).
+    case signInFinished(id: String, failure: String?, account: String? = nil)
     case pruned(count: Int)
     case restored(count: Int)
     case loggedOut(id: String, failure: String?)

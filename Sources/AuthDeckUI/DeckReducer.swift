@@ -14,7 +14,7 @@ public enum DeckReducer {
             state.busy[r.id] = "renewing"
             state.autoRenewedAt[r.id] = now
         }
-        state.message = due.count == 1 ? "Renewing \(due[0].username) before it expires…" : "Renewing \(due.count) accounts before they expire…"
+        state.message = due.count == 1 ? "Renewing \(state.accountName(due[0].id)) before it expires…" : "Renewing \(due.count) accounts before they expire…"
         return [.renewAhead(ids: due.map(\.id))]
     }
 
@@ -38,7 +38,7 @@ public enum DeckReducer {
             return []
         case let .renewFinished(id, failure):
             state.busy.removeValue(forKey: id)
-            let name = state.rows.first { $0.id == id }?.username ?? id
+            let name = state.accountName(id)
             state.message = failure.map { "\(name): \($0)" } ?? "Renewed \(name)."
             return [.reload]
         case let .signInPrompt(id, prompt):
@@ -56,15 +56,15 @@ public enum DeckReducer {
                 }
             }
             return []
-        case let .signInFinished(id, failure):
+        case let .signInFinished(id, failure, account):
             state.busy.removeValue(forKey: id)
             if isSignInModal(state.modal) { state.modal = nil }
             if id.hasPrefix("new:") {
                 let provider = String(id.dropFirst(4))
-                state.message = failure.map { "\(provider): \($0)" } ?? "Added an account to \(provider)."
+                state.message = failure.map { "\(provider): \($0)" } ?? account.map { "Added \($0)." } ?? "Added an account to \(provider)."
                 return [.reload]
             }
-            let name = state.rows.first { $0.id == id }?.username ?? id
+            let name = state.accountName(id)
             state.message = failure.map { "\(name): \($0)" } ?? "Signed in \(name)."
             return [.reload]
         case .pruned(let n):
@@ -75,7 +75,8 @@ public enum DeckReducer {
             return [.reload]
         case let .loggedOut(id, failure):
             state.busy.removeValue(forKey: id)
-            state.message = failure ?? "Signed out."
+            let name = state.accountName(id)
+            state.message = failure.map { "\(name): \($0)" } ?? "Signed out \(name)."
             return [.reload]
         case let .qrCode(uri, matrix):
             state.qrURI = uri
@@ -153,15 +154,16 @@ public enum DeckReducer {
             state.sort = all[(all.firstIndex(of: state.sort)! + 1) % all.count]
             state.message = "Sorted by \(state.sort.rawValue)."
         case .char("p"):
-            let items = state.rows.compactMap { r -> DeckState.StaleItem? in
+            let stale = state.rows.filter { if case .stale = $0.state { return true } else { return false } }
+            let items = zip(stale, state.accountNames(stale)).compactMap { r, name -> DeckState.StaleItem? in
                 guard case .stale(let reason) = r.state else { return nil }
-                return DeckState.StaleItem(id: r.id, username: r.username, reason: reason.sentence)
+                return DeckState.StaleItem(id: r.id, username: name, reason: reason.sentence)
             }
             if items.isEmpty { state.message = "Nothing to prune." } else { state.modal = .prune(items) }
         case .char("u"): return [.undoPrune]
         case .char("d"):
             if let row = state.selectedRow {
-                state.modal = .confirmLogout(id: row.id, username: row.username, offersClearRegistration: row.providerKind == .oam)
+                state.modal = .confirmLogout(id: row.id, username: state.accountName(row.id), offersClearRegistration: row.providerKind == .oam)
             }
         case .char("a"):
             if state.providers.isEmpty {
@@ -174,7 +176,9 @@ public enum DeckReducer {
                 state.themeName = state.themeNames[(i + 1) % state.themeNames.count]
                 state.message = "Theme: \(state.themeName)."
             }
-        case .char("?"): state.modal = .help
+        case .char("?"):
+            state.modal = .help
+            state.helpOffset = 0
         case .char("q"):
             state.quitting = true
             return [.quit]
@@ -186,7 +190,16 @@ public enum DeckReducer {
     static func pressInModal(_ state: inout DeckState, _ modal: DeckState.Modal, _ key: Key) -> [DeckEffect] {
         switch modal {
         case .help:
-            state.modal = nil
+            // Down, Up and the page keys page through it; any other key closes it.
+            let page = max(1, DeckRenderer.helpRows(state))
+            let most = max(0, DeckRenderer.helpLines(state).count - page)
+            switch key {
+            case .down, .char("j"): state.helpOffset = min(most, state.helpOffset + 1)
+            case .up, .char("k"): state.helpOffset = max(0, state.helpOffset - 1)
+            case .pageDown, .char(" "): state.helpOffset = min(most, state.helpOffset + page)
+            case .pageUp: state.helpOffset = max(0, state.helpOffset - page)
+            default: state.modal = nil
+            }
         case .prune(let items):
             if key == .char("y") {
                 state.modal = nil

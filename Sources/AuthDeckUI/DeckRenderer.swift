@@ -116,7 +116,7 @@ public enum DeckRenderer {
             b.put(" \(badge) ", x: 0, y: y, role: p.worst.map(Role.of) ?? .dim)
             // The count stays whole; a long id gives way to it.
             let count = " (\(p.accounts))"
-            let end = b.put(p.id, x: 3, y: y, maxWidth: max(1, w - 15 - count.count))
+            let end = b.put(TextFit.cut(p.id, max(1, w - 15 - count.count)), x: 3, y: y, maxWidth: max(1, w - 15 - count.count))
             b.put(count, x: end, y: y, maxWidth: w - 12 - end)
             b.put(p.kind.label, x: w - 11, y: y, role: .dim, maxWidth: 10)
             if s.pane == .providers && i == s.selectedProvider { b.paint(.selection, x: 0, y: y, width: w - 1) }
@@ -134,48 +134,85 @@ public enum DeckRenderer {
         }
     }
 
-    /// Column widths for the table, from what fits.
-    static func columns(_ width: Int) -> [(String, Int)] {
-        // Sized for their longest contents: "◐ expiring", "expired 119d 00h ago", "100d 00h ago".
-        let fixed = [("STATE", 14), ("EXPIRES", 21), ("LAST USED", 13)]
-        let rest = max(24, width - fixed.map(\.1).reduce(0, +) - 2)
-        let provider = min(14, rest / 5), realm = width >= 110 ? min(20, rest / 5) : 0
-        let name = (rest - provider - realm) / 2
-        var cols = [("PROVIDER", provider), ("NAME", name), ("USER", rest - provider - realm - name)]
-        if realm > 0 { cols.append(("REALM", realm)) }
-        return cols + fixed
+    /// The table's columns for the rows in the window (`TableColumns`), the sort column's
+    /// title marked.
+    static func columns(_ s: DeckState, _ window: [DeckRow], width: Int, _ g: Glyphs) -> TableColumns {
+        func widest(_ text: (DeckRow) -> String) -> Int { window.reduce(0) { max($0, CharacterWidth.of(text($1))) } }
+        let sorted: String
+        switch s.sort {
+        case .expiry: sorted = "EXPIRES"
+        case .provider: sorted = "PROVIDER"
+        case .name: sorted = "NAME"
+        case .lastUsed: sorted = "LAST USED"
+        }
+        func need(_ key: String, _ content: Int, cap: Int = 48, optional: Bool = false, _ priority: Int) -> TableColumns.Need {
+            TableColumns.Need(key, title: key == sorted ? key + "▾" : key, content: content, cap: cap, optional: optional, priority: priority)
+        }
+        // Who the account is comes first, then its state and times; the display name last.
+        return TableColumns([
+            need("PROVIDER", widest(\.providerId), cap: 20, 4), need("NAME", widest(\.displayName), cap: 32, 5),
+            need("USER", widest(\.username), cap: 40, 0), need("REALM", widest(\.realm), cap: 40, optional: true, 5),
+            need("STATE", widest { stateText($0, s, g).0 }, 1), need("EXPIRES", widest { expiryText($0, s.now) }, 2),
+            need("LAST USED", widest { ExpiryText.ago($0.lastUsed, now: s.now) }, 3),
+        ], width: width)
+    }
+
+    /// A row's STATE cell and its role. A credential the clock-skew margin has made unusable
+    /// though it has not yet expired reads "renew due", not "expired" beside "in 18s".
+    static func stateText(_ row: DeckRow, _ s: DeckState, _ g: Glyphs) -> (String, Role) {
+        if s.busy[row.id] != nil { return (String(g.spinner[s.spinnerPhase % g.spinner.count]) + " " + (s.busy[row.id] ?? ""), .accent) }
+        if renewDue(row, s.now) { return (g.badge(.expiringSoon) + " renew due", .expiringSoon) }
+        return (g.badge(row.state) + " " + shortLabel(row.state), Role.of(row.state))
+    }
+
+    /// Expired only by the clock-skew margin: the provider still takes it, but not for long.
+    static func renewDue(_ row: DeckRow, _ now: Instant) -> Bool {
+        guard case .expired(true) = row.state, let e = row.expiry else { return false }
+        return e > now
+    }
+
+    static func expiryText(_ row: DeckRow, _ now: Instant) -> String {
+        ExpiryText.describe(row.expiry, now: now, neverExpires: row.neverExpires)
     }
 
     static func table(_ b: inout ScreenBuffer, _ s: DeckState, _ l: DeckLayout, _ g: Glyphs) {
-        let cols = columns(l.tableWidth - 1)
-        var x = l.tableX + 1
-        for (title, w) in cols {
-            b.put(title, x: x, y: l.tableHeaderY, role: s.pane == .accounts ? .accent : .dim, maxWidth: w - 1)
-            x += w
-        }
         let rows = s.visibleRows
+        let offset = DeckReducer.scrollOffset(rows: rows, selected: s.selectedRow?.id, visible: l.visibleRowCount)
+        let window = Array(rows.dropFirst(offset).prefix(l.visibleRowCount))
+        let cols = columns(s, window, width: l.tableWidth - 1, g).columns
+        var x = l.tableX + 1
+        for col in cols {
+            b.put(col.title, x: x, y: l.tableHeaderY, role: s.pane == .accounts ? .accent : .dim, maxWidth: col.width - 1)
+            x += col.width
+        }
         if rows.isEmpty {
-            b.put(s.filter.isEmpty ? "No accounts yet: `authdeck login PROVIDER` adds one." : "No account matches \"\(s.filter)\".",
-                  x: l.tableX + 2, y: l.firstRowY, role: .dim)
+            let text = s.filter.isEmpty ? "No accounts yet: `authdeck login PROVIDER` adds one." : "No account matches \"\(s.filter)\"."
+            b.put(TextFit.cut(text, l.tableWidth - 3), x: l.tableX + 2, y: l.firstRowY, role: .dim)
             return
         }
-        let offset = DeckReducer.scrollOffset(rows: rows, selected: s.selectedRow?.id, visible: l.visibleRowCount)
-        for (i, row) in rows.dropFirst(offset).prefix(l.visibleRowCount).enumerated() {
+        for (i, row) in window.enumerated() {
             let y = l.firstRowY + i
-            var cells: [(String, Role)] = [(row.providerId, .normal), (row.displayName, .normal), (row.username, .normal)]
-            if cols.count == 7 { cells.append((row.realm, .dim)) }
-            let busy = s.busy[row.id].map { _ in String(g.spinner[s.spinnerPhase % g.spinner.count]) + " " }
-            let label = shortLabel(row.state)
-            cells.append(((busy ?? g.badge(row.state) + " ") + label, busy == nil ? Role.of(row.state) : .accent))
-            cells.append((ExpiryText.describe(row.expiry, now: s.now, neverExpires: row.neverExpires), expiryRole(row, s.now)))
-            cells.append((ExpiryText.ago(row.lastUsed, now: s.now), .dim))
             var cx = l.tableX + 1
-            for ((text, role), (_, w)) in zip(cells, cols) {
-                b.put(text, x: cx, y: y, role: role, maxWidth: w - 1)
-                cx += w
+            for col in cols {
+                let (text, role): (String, Role)
+                switch col.key {
+                case "PROVIDER": (text, role) = (row.providerId, .normal)
+                case "NAME": (text, role) = (row.displayName, .normal)
+                case "USER": (text, role) = (row.username, .normal)
+                case "REALM": (text, role) = (row.realm, .dim)
+                case "STATE": (text, role) = stateText(row, s, g)
+                case "EXPIRES": (text, role) = (expiryText(row, s.now), expiryRole(row, s.now))
+                default: (text, role) = (ExpiryText.ago(row.lastUsed, now: s.now), .dim)
+                }
+                b.put(TextFit.cut(text, col.width - 1), x: cx, y: y, role: role, maxWidth: col.width - 1)
+                cx += col.width
             }
             if row.id == s.selectedRow?.id { b.paint(.selection, x: l.tableX, y: y, width: l.tableWidth) }
         }
+        // Rows out of the window, above and below it, on the spare row before the detail pane.
+        let above = offset, below = rows.count - offset - window.count
+        let hints = [above > 0 ? "↑ \(above) more" : nil, below > 0 ? "↓ \(below) more" : nil].compactMap { $0 }
+        if !hints.isEmpty { b.put(hints.joined(separator: " · "), x: l.tableX + 2, y: l.detailY - 1, role: .dim, maxWidth: l.tableWidth - 3) }
     }
 
     static func expiryRole(_ row: DeckRow, _ now: Instant) -> Role {
@@ -186,11 +223,20 @@ public enum DeckRenderer {
     static func detail(_ b: inout ScreenBuffer, _ s: DeckState, _ l: DeckLayout, _ g: Glyphs) {
         hline(&b, y: l.detailY, x: l.tableX, width: l.tableWidth, g)
         guard let row = s.selectedRow else { return }
-        b.put(" \(row.username) ", x: l.tableX + 2, y: l.detailY, role: .accent)
-        var lines = ["\(row.state.label)\(row.state.reason.map { " — \($0)" } ?? "")"] + row.detail
-        lines = Array(lines.prefix(l.detailHeight))
-        for (i, line) in lines.enumerated() {
-            b.put(line, x: l.tableX + 2, y: l.detailY + 1 + i, role: i == 0 ? Role.of(row.state) : .normal, maxWidth: l.tableWidth - 3)
+        b.put(" \(TextFit.cut(row.username, l.tableWidth - 6)) ", x: l.tableX + 2, y: l.detailY, role: .accent)
+        let first = renewDue(row, s.now)
+            ? "renew due — expires \(expiryText(row, s.now)), inside the clock-skew margin; the deck renews it (r now)"
+            : "\(row.state.label)\(row.state.reason.map { " — \($0)" } ?? "")"
+        // Every line wrapped to the pane (later parts indented), as many as fit.
+        let width = l.tableWidth - 3
+        var lines: [(String, Role)] = TextFit.wrap(first, width, indent: 2).map { ($0, renewDue(row, s.now) ? .expiringSoon : Role.of(row.state)) }
+        for line in row.detail(now: s.now) { lines += TextFit.wrap(line, width, indent: 2).map { ($0, .normal) } }
+        if lines.count > l.detailHeight {
+            lines = Array(lines.prefix(l.detailHeight))
+            lines[lines.count - 1].0 = TextFit.cut(lines[lines.count - 1].0 + " …", width)
+        }
+        for (i, (line, role)) in lines.enumerated() {
+            b.put(line, x: l.tableX + 2, y: l.detailY + 1 + i, role: role, maxWidth: width)
         }
     }
 
@@ -200,7 +246,7 @@ public enum DeckRenderer {
         if s.editingFilter || !s.filter.isEmpty {
             text = " /\(s.filter)\(s.editingFilter ? "█" : "")"
             if s.editingFilter {
-                b.put(text, x: 0, y: l.statusY, role: .status)
+                b.put(TextFit.cut(text, b.width - 1), x: 0, y: l.statusY, role: .status)
                 return
             }
         }
@@ -208,7 +254,7 @@ public enum DeckRenderer {
             text += " \(g.spinner[s.spinnerPhase % g.spinner.count]) \(s.busy.count) in progress"
         }
         if let m = s.message { text += (text.isEmpty ? " " : " · ") + m }
-        b.put(text, x: 0, y: l.statusY, role: .status)
+        b.put(TextFit.cut(text, b.width - 1), x: 0, y: l.statusY, role: .status)
     }
 
     static func helpBar(_ b: inout ScreenBuffer, _ s: DeckState, _ l: DeckLayout) {
@@ -221,58 +267,88 @@ public enum DeckRenderer {
         }
     }
 
-    static func box(_ b: inout ScreenBuffer, title: String, lines: [(String, Role)], _ g: Glyphs) {
-        let inner = min(b.width - 6, max(CharacterWidth.of(title) + 4, lines.map { CharacterWidth.of($0.0) }.max() ?? 0) + 2)
-        let h = min(b.height - 2, lines.count + 2)
+    /// A window in the middle of the screen: `lines` wrapped to it (cut with "… N more" when
+    /// the screen is short) and `footer` (how to answer or close it) always shown.
+    /// - Parameter width: the inside width, when the caller laid the lines out for one.
+    static func box(_ b: inout ScreenBuffer, title: String, lines: [(String, Role)], footer: [(String, Role)] = [], width: Int? = nil,
+                    _ g: Glyphs) {
+        let widest = (lines + footer).map { CharacterWidth.of($0.0) }.max() ?? 0
+        let inner = width ?? min(b.width - 6, max(CharacterWidth.of(title) + 4, widest + 2))
+        var body = lines.flatMap { line in TextFit.wrap(line.0, inner - 2).map { ($0, line.1) } }
+        let foot = footer.flatMap { line in TextFit.wrap(line.0, inner - 2).map { ($0, line.1) } }
+        let room = max(1, b.height - 4 - foot.count)
+        if body.count > room {
+            let rest = body.count - (room - 1)
+            body = Array(body.prefix(room - 1)) + [("… \(rest) more", .dim)]
+        }
+        let all = body + foot
+        let h = min(b.height - 2, all.count + 2)
         let x = (b.width - inner - 2) / 2, y = max(1, (b.height - h) / 2)
         b.fill(x: x, y: y, width: inner + 2, height: h, role: .modal)
         b.put(String(g.tl) + String(repeating: g.h, count: inner) + String(g.tr), x: x, y: y, role: .border)
-        b.put(" \(title) ", x: x + 2, y: y, role: .accent)
-        for (i, (text, role)) in lines.prefix(h - 2).enumerated() {
+        b.put(" \(TextFit.cut(title, inner - 4)) ", x: x + 2, y: y, role: .accent)
+        for (i, (text, role)) in all.prefix(h - 2).enumerated() {
             b.put(String(g.v), x: x, y: y + 1 + i, role: .border)
-            b.put(text, x: x + 2, y: y + 1 + i, role: role, maxWidth: inner - 2)
+            b.put(TextFit.cut(text, inner - 2), x: x + 2, y: y + 1 + i, role: role, maxWidth: inner - 2)
             b.put(String(g.v), x: x + inner + 1, y: y + 1 + i, role: .border)
         }
         b.put(String(g.bl) + String(repeating: g.h, count: inner) + String(g.br), x: x, y: y + h - 1, role: .border)
     }
 
+    /// The help window's lines (every key, wrapped to the window) at the state's size.
+    public static func helpLines(_ s: DeckState) -> [String] {
+        helpEntries(s).flatMap { TextFit.wrap($0, helpWidth(s) - 2, indent: 10) }
+    }
+
+    static func helpEntries(_ s: DeckState) -> [String] {
+        Keymap.bindings.map { binding in
+            let label = s.keyLabels[binding.action].map { "\($0)/" + binding.label } ?? binding.label
+            return label + String(repeating: " ", count: max(1, 10 - CharacterWidth.of(label))) + binding.help
+        }
+    }
+
+    /// The help window's inside width: its longest entry's, as far as the screen allows.
+    static func helpWidth(_ s: DeckState) -> Int { min(s.width - 6, (helpEntries(s).map(CharacterWidth.of).max() ?? 0) + 2) }
+
+    /// How many of `helpLines` the window shows at once (the rest page).
+    public static func helpRows(_ s: DeckState) -> Int { max(1, s.height - 2 - 2 - 2) }
+
     static func modal(_ b: inout ScreenBuffer, _ m: DeckState.Modal, _ s: DeckState, _ g: Glyphs) {
         switch m {
         case .help:
-            box(&b, title: "Keys", lines: Keymap.bindings.map { binding in
-                let label = s.keyLabels[binding.action].map { "\($0)/" + binding.label } ?? binding.label
-                return (label + String(repeating: " ", count: max(1, 10 - label.count)) + binding.help, .modal)
-            }
-                + [("", .modal), ("Press any key to close.", .dim)], g)
+            let all = helpLines(s), rows = helpRows(s)
+            let first = min(s.helpOffset, max(0, all.count - rows))
+            let shown = all.dropFirst(first).prefix(rows)
+            let close = shown.count == all.count ? "Press any key to close."
+                : "Any other key closes · ↓↑ page (\(first + 1)–\(first + shown.count) of \(all.count))"
+            box(&b, title: "Keys", lines: shown.map { ($0, .modal) }, footer: [("", .modal), (close, .dim)], width: helpWidth(s), g)
         case .prune(let items):
             box(&b, title: "Prune \(items.count) stale account\(items.count == 1 ? "" : "s")?",
-                lines: items.map { ("\($0.username) — \($0.reason)", .stale) }
-                    + [("", .modal), ("They go to a quarantine for 30 days (u restores).", .dim), ("y prune · n cancel", .accent)], g)
+                lines: items.map { ("\($0.username) — \($0.reason)", .stale) },
+                footer: [("", .modal), ("They go to a quarantine for 30 days (u restores).", .dim), ("y prune · n cancel", .accent)], g)
         case .confirmLogout(_, let user, let offersClear):
             box(&b, title: "Sign out?", lines: [("Sign out \(user) and delete its credentials?", .modal)]
-                + (offersClear ? [("The username and preferences are kept unless you clear the registration.", .dim),
-                                  ("y sign out · c sign out and clear the registration · n cancel", .accent)]
-                               : [("y sign out · n cancel", .accent)]), g)
+                + (offersClear ? [("The username and preferences are kept unless you clear the registration.", .dim)] : []),
+                footer: [(offersClear ? "y sign out · c sign out and clear the registration · n cancel" : "y sign out · n cancel", .accent)], g)
         case .addAccount(let providers, let selected):
             box(&b, title: "Add an account", lines: providers.enumerated().map { i, p in
                 (i == selected ? "▸ \(p)" : "  \(p)", i == selected ? Role.accent : Role.modal)
-            } + [("", .modal), ("Enter signs in with the provider's flow · Esc cancels", .dim)], g)
+            }, footer: [("", .modal), ("Enter signs in with the provider's flow · Esc cancels", .dim)], g)
         case let .deviceCode(_, code, uri, expiresAt, note):
             var lines: [(String, Role)] = [("Open this page on any device:", .modal), (uri, .accent), ("", .modal),
                                            ("and enter the code:", .modal), ("   \(code)", .header), ("", .modal),
                                            ("The code expires \(ExpiryText.describe(expiresAt, now: s.now)).", .dim)]
             if let note { lines.append((note, .accent)) }
-            lines.append(("Waiting… Esc cancels.", .dim))
             // The QR code of the page, when one was encoded and the window has room for it
             // (not with ASCII glyphs: half blocks are its only drawing).
             if !g.ascii, s.qrURI == uri, let qr = s.qrMatrix?.halfBlockLines(),
-               lines.count + qr.count + 3 <= b.height - 2, (qr.first?.count ?? 0) + 8 <= b.width {
+               lines.count + 1 + qr.count + 3 <= b.height - 2, (qr.first?.count ?? 0) + 8 <= b.width {
                 lines.insert(contentsOf: [("or scan:", .modal)] + qr.map { ($0, Role.modal) } + [("", .modal)], at: 6)
             }
-            box(&b, title: "Sign in", lines: lines, g)
+            box(&b, title: "Sign in", lines: lines, footer: [("Waiting… Esc cancels.", .dim)], g)
         case .browser(_, let url):
-            box(&b, title: "Sign in in your browser", lines: [("If no browser opened, open this URL:", .modal), (url, .accent),
-                                                              ("", .modal), ("Waiting for the sign-in… o opens it again · Esc cancels.", .dim)], g)
+            box(&b, title: "Sign in in your browser", lines: [("If no browser opened, open this URL:", .modal), (url, .accent)],
+                footer: [("", .modal), ("Waiting for the sign-in… o opens it again · Esc cancels.", .dim)], g)
         }
     }
 }

@@ -14,8 +14,8 @@ public struct DeckRow: Equatable, Sendable {
     public var neverExpires: Bool
     public var lastUsed: Instant?
     public var renewable: Bool
-    /// The detail pane's lines, made from `details` when the pane shows the row.
-    public var detail: [String] { details.lines }
+    /// The detail pane's lines at `now`, made from `details` when the pane shows the row.
+    public func detail(now: Instant) -> [String] { details.lines(now: now) }
     private var details: DeckRowDetail
     /// When the open deck renews this account by itself (its provider's `renew_before` ahead of
     /// expiry); nil when it cannot renew silently.

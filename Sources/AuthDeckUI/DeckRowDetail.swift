@@ -57,11 +57,12 @@ public struct DeckRowDetail: Equatable, Sendable {
         var stored: StoredAccount, profile: ProviderProfile?, state: AccountState, now: Instant, skew: TimeSpan
     }
 
-    /// The lines, made terminal-safe.
-    public var lines: [String] {
+    /// The lines at `now`, made terminal-safe. Why the caller's instant and not the
+    /// snapshot's: the pane's countdowns must tick with the table's, from one clock.
+    public func lines(now: Instant) -> [String] {
         let entry = source.entries[index]
         let a = entry.stored.account, c = entry.stored.credentials
-        let profile = source.profiles[a.providerId], now = source.now, skew = source.skew, state = entry.state
+        let profile = source.profiles[a.providerId], skew = source.skew, state = entry.state
         var detail = ["provider \(a.providerId)\(profile.map { " (\($0.kind.label))" } ?? "") · realm \(a.realm ?? "-") · id \(a.id)"]
         for t in c.accessTokens {
             detail.append("token \(t.scopes.joined(separator: " ")) — \(ExpiryText.describe(t.expiresAt, now: now, neverExpires: true))\(t.isValid(at: now, skew: skew) ? "" : " (not usable)")")
@@ -69,7 +70,7 @@ public struct DeckRowDetail: Equatable, Sendable {
         if let r = c.refreshToken { detail.append("refresh token, generation \(r.generation), obtained \(ExpiryText.ago(r.obtainedAt, now: now))") }
         for k in c.cookies { detail.append("cookie \(k.name) @\(k.domain) — \(ExpiryText.describe(k.expiresAt, now: now, neverExpires: true))") }
         if let err = a.lastError { detail.append("last error \(err.code): \(err.remedy) (\(ExpiryText.ago(err.at, now: now)))") }
-        for ev in events { detail.append("\(ExpiryText.ago(ev.at, now: now)): \(ev.kind.rawValue) \(ev.detail)") }
+        for ev in events { detail.append("\(ExpiryText.ago(ev.at, now: now)): \(EventSentence.of(ev))") }
         if case .expired(false) = state, let p = profile, let why = ProviderCapabilities.renewalUnavailableReason(p) {
             detail.append(why)
         }

@@ -38,7 +38,12 @@ public enum DeckSnapshot {
                                     realm: e.pointee.stored.account.realm ?? "", state: e.pointee.state, expiry: e.pointee.expiry,
                                     neverExpires: e.pointee.state.isUsable && e.pointee.usableUntil == nil,
                                     lastUsed: e.pointee.stored.account.lastUsedAt, renewable: renewable, detail: detail))
-                if let p = profile {
+                if profile != nil, renewable, let until = e.pointee.expiry, until > now {
+                    // Inside the clock-skew margin: not usable by our clock, still taken by the
+                    // provider's — due now, or it lapses while the open deck watches (a
+                    // SharePoint cookie renewed only on R).
+                    rows[rows.count - 1].renewAt = now
+                } else if let p = profile {
                     rows[rows.count - 1].renewAt = KeepAlivePlan.renewalDue(e.pointee, now: now, skew: skew, renewBefore: p.renewBefore,
                                                                             silentRenewal: ProviderCapabilities.renewsWithoutRefreshToken(p, e.pointee.stored.credentials))
                 }

@@ -51,6 +51,8 @@ public struct DeckState: Equatable, Sendable {
     public var width = 80
     public var height = 24
     public var selectedProvider = 0
+    /// The first line of the help window shown (it pages when the window is short).
+    public var helpOffset = 0
     /// The user's key labels by action (from `[keys]` in config.toml), for help texts.
     public var keyLabels: [String: String] = [:]
     /// The last verification URL encoded as a QR code, and its code.
@@ -125,6 +127,22 @@ public struct DeckState: Equatable, Sendable {
             self.index = index
         }
     }
+
+    /// How messages name an account: `provider/username`, or its id when another account of
+    /// the provider has the same username — "Renewed taro@contoso.com." named none of three.
+    public func accountName(_ id: String) -> String {
+        guard let row = rows.first(where: { $0.id == id }) else { return id }
+        return Self.name(row, twin: rows.contains { $0.id != id && $0.providerId == row.providerId && $0.username == row.username })
+    }
+
+    /// `accountName` of many rows at once (the prune window's list), twins found in one pass.
+    public func accountNames(_ chosen: [DeckRow]) -> [String] {
+        var seen: [String: Int] = [:]
+        for r in rows { seen[r.providerId + "\u{0}" + r.username, default: 0] += 1 }
+        return chosen.map { Self.name($0, twin: seen[$0.providerId + "\u{0}" + $0.username, default: 0] > 1) }
+    }
+
+    static func name(_ row: DeckRow, twin: Bool) -> String { twin ? row.id : "\(row.providerId)/\(row.username)" }
 
     public var selectedRow: DeckRow? {
         let visible = visibleRows

@@ -35,7 +35,8 @@ public enum Keymap {
         Binding("add", keys: [.char("a")], label: "a", help: "add an account: pick a provider, then sign in with its flow", inBar: false),
         Binding("logout", keys: [.char("d")], label: "d", help: "sign the selected account out (OAM: optionally clearing the registration)", inBar: false),
         Binding("theme", keys: [.char("t")], label: "t", help: "next theme", inBar: false),
-        Binding("help", keys: [.char("?")], label: "?", help: "help", inBar: true, short: "help"),
+        Binding("repaint", keys: [], label: "Ctrl-L", help: "repaint the whole screen", inBar: false),
+        Binding("help", keys: [.char("?")], label: "?", help: "help (Down, Up, PgDn and PgUp page through it)", inBar: true, short: "help"),
         Binding("quit", keys: [.char("q")], label: "q", help: "quit", inBar: true, short: "quit"),
     ]
 
@@ -71,5 +72,5 @@ public enum Keymap {
         }
     }
 
-    public static var actionNames: [String] { bindings.map(\.action).filter { $0 != "move" } }
+    public static var actionNames: [String] { bindings.filter { !$0.keys.isEmpty && $0.action != "move" }.map(\.action) }
 }

@@ -12,7 +12,7 @@ public struct ScreenBuffer: Equatable, Sendable {
 
     public let width: Int
     public let height: Int
-    public private(set) var cells: [Cell]
+    public internal(set) var cells: [Cell]
 
     public init(width: Int, height: Int) {
         self.width = max(0, width)
@@ -31,6 +31,8 @@ public struct ScreenBuffer: Equatable, Sendable {
             let w = CharacterWidth.of(ch)
             if w == 0 { continue }
             guard col >= 0, col + w <= limit else { break }
+            vacate(x: col, y: y)
+            vacate(x: col + w - 1, y: y)
             cells[y * width + col] = Cell(character: ch, continuation: false, role: role)
             if w == 2 { cells[y * width + col + 1] = Cell(character: " ", continuation: true, role: role) }
             col += w
@@ -47,7 +49,26 @@ public struct ScreenBuffer: Equatable, Sendable {
     /// Clears a rectangle to spaces of `role`.
     public mutating func fill(x: Int, y: Int, width w: Int, height h: Int, role: Role = .normal) {
         for row in max(0, y)..<min(height, y + h) {
+            guard max(0, x) < min(width, x + w) else { continue }
+            vacate(x: max(0, x), y: row)
+            vacate(x: min(width, x + w) - 1, y: row)
             for col in max(0, x)..<min(width, x + w) { cells[row * width + col] = Cell(character: " ", continuation: false, role: role) }
+        }
+    }
+
+    /// Makes (x, y) free to overwrite: the other half of a wide character there becomes a
+    /// space. Why: a window edge or text written over one half left the other dangling — a
+    /// wide character with no room, or a continuation with no character — and the terminal
+    /// showed the row shifted, with debris after the window closed.
+    mutating func vacate(x: Int, y: Int) {
+        let i = y * width + x
+        if cells[i].continuation {
+            if x > 0 { cells[i - 1].character = " " }
+            cells[i].continuation = false
+            cells[i].character = " "
+        } else if x + 1 < width, cells[i + 1].continuation {
+            cells[i + 1].continuation = false
+            cells[i + 1].character = " "
         }
     }
 

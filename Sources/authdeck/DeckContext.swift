@@ -26,7 +26,14 @@ struct DeckContext {
         let resolved = XDG.configFile(flag: configFlag, environment: environment)
         self.configPath = resolved.path
         self.configExplicit = resolved.explicit
-        self.clock = SystemClock()
+        self.clock = Self.clock(environment)
+    }
+
+    /// The system clock, or one stopped at `AUTHDECK_TEST_NOW` (seconds since the epoch) so
+    /// the screen oracle's frames hold still: countdowns that tick make every capture differ.
+    static func clock(_ environment: [String: String]) -> any WallClock {
+        guard let text = environment["AUTHDECK_TEST_NOW"], let seconds = Int64(text) else { return SystemClock() }
+        return FixedClock(Instant(secondsSinceEpoch: seconds))
     }
 
     /// Opens the store, printing its non-fatal warnings (loose modes) to stderr.

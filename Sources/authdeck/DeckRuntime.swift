@@ -49,6 +49,7 @@ final class DeckRuntime: @unchecked Sendable {
         dispatch(firstRead.wait())
         var lastTick = context.clock.now(), lastCheck = Date(), lastReload = Date()
         let trace = context.environment["AUTHDECK_TRACE_FRAMES"].flatMap { FileHandle(forWritingAtPath: $0) ?? Self.create($0) }
+        let frames = FrameLog(environment: context.environment)
         var firstFrame = true
         var keyAt: DispatchTime?
         while !state.quitting {
@@ -59,7 +60,8 @@ final class DeckRuntime: @unchecked Sendable {
             }
             let started = DispatchTime.now()
             let theme = themes.first { $0.name == state.themeName } ?? .standard
-            screen.draw(DeckRenderer.render(state, glyphs: glyphs), theme: theme)
+            let shown = screen.draw(DeckRenderer.render(state, glyphs: glyphs), theme: theme)
+            frames?.record(shown)
             if let trace {
                 // `first-frame`: from the exec of the process to the first complete frame on
                 // the terminal; `frame`: render + draw; `key`: from reading a key to its frame.
@@ -219,9 +221,9 @@ final class DeckRuntime: @unchecked Sendable {
                     ?? (adapter.profile.kind == .sharepoint ? .device : nil) else {
                 return inbox.post(.signInFinished(id: key, failure: "\(provider) signs in with a password: run `authdeck login \(provider) --password`"))
             }
-            _ = try await SignInCoordinator(store: store, clock: context.clock)
+            let added = try await SignInCoordinator(store: store, clock: context.clock)
                 .signIn(with: adapter, flow: flow, presenter: DeckPresenter(id: key, inbox: inbox), options: SignInOptions())
-            inbox.post(.signInFinished(id: key, failure: nil))
+            inbox.post(.signInFinished(id: key, failure: nil, account: "\(provider)/\(TerminalText.inert(added.account.username))"))
         } catch let f as AuthFailure {
             inbox.post(.signInFinished(id: key, failure: f.remedy))
         } catch {

@@ -46,7 +46,7 @@ import AuthDeckUI
         #expect(DeckReducer.reduce(&s, .tick(now + .seconds(1))) == [], "not due yet")
         #expect(DeckReducer.reduce(&s, .tick(now + .seconds(2))) == [.renewAhead(ids: [s.rows[0].id])])
         #expect(s.busy[s.rows[0].id] == "renewing")
-        #expect(s.message == "Renewing \(s.rows[0].username) before it expires…")
+        #expect(s.message == "Renewing \(s.accountName(s.rows[0].id)) before it expires…")
         #expect(DeckReducer.reduce(&s, .tick(now + .seconds(3))) == [], "not twice while it runs")
         _ = DeckReducer.reduce(&s, .renewFinished(id: s.rows[0].id, failure: "network down"))
         #expect(DeckReducer.reduce(&s, .tick(now + .seconds(20))) == [], "a failure is not retried every second")

@@ -45,7 +45,7 @@ import AuthDeckCore
         var s = DeckTestState.make(width: 120, height: 40)
         s.providers = [DeckProvider(id: "contoso-production", kind: .azuread, accounts: 10_000, worst: nil)]
         let line = DeckRenderer.render(s).text.split(separator: "\n").first { $0.contains("(10000)") }
-        #expect(line?.contains("con (10000) Azure AD") == true, "the row was: \(line ?? "missing")")
+        #expect(line?.contains("co… (10000) Azure AD") == true, "the row was: \(line ?? "missing")")
     }
 
     @Test func modalsAndASmallWindowMatchTheirSnapshots() throws {

@@ -78,7 +78,7 @@ struct DemoCommand: AsyncParsableCommand {
         let firstRead = FirstRead(store) { try DeckRuntime.load(context: context, store: store, config: config, selected: nil) }
         let runtime = DeckRuntime(context: context, config: config, store: store,
                                   themes: ThemeCatalog.load(environment: env), ascii: !TerminalProbe.localeIsUTF8())
-        runtime.state.message = "Demo: device codes are approved automatically after a few seconds. The SharePoint cookie expires soon — press Enter on it."
+        runtime.state.message = "Demo: device codes are approved automatically after a few seconds. The SharePoint cookie expires soon: watch the deck renew it."
         runtime.run(screen: CursesScreen(color: (env["NO_COLOR"] ?? "").isEmpty), firstRead: firstRead)
     }
 }

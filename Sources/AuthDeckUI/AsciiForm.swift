@@ -1,0 +1,17 @@
+/// The one-cell ASCII stand-in of each glyph the deck draws, for terminals whose locale
+/// cannot show it (`LANG=C`).
+///
+/// Why: a character the locale cannot encode was written by curses as several cells of
+/// escape text, shifting the rest of the row and leaving debris; a stand-in of the same
+/// width keeps every column where the frame put it.
+public enum AsciiForm {
+    static let forms: [Character: Character] = [
+        "─": "-", "│": "|", "┌": "+", "┐": "+", "└": "+", "┘": "+",
+        "●": "+", "◐": "~", "○": "x", "▲": "!", "✕": "-", "■": "#",
+        "…": "~", "·": ".", "—": "-", "–": "-", "↻": "*", "▸": ">", "█": "_", "×": "x",
+        "↑": "^", "↓": "v", "▾": "v", "‹": "<", "›": ">", "“": "\"", "”": "\"", "‘": "'", "’": "'",
+    ]
+
+    /// The stand-in of `ch`: its ASCII form, else `?`.
+    public static func of(_ ch: Character) -> Character { forms[ch] ?? "?" }
+}
