@@ -19,7 +19,7 @@ struct ImportCertCommand: AsyncParsableCommand {
     func run() async throws {
         let context = DeckContext(global)
         let config = try context.loadConfig()
-        guard config.provider(provider) != nil else { throw CLIError.usage("no provider \"\(provider)\" in \(config.path)") }
+        guard config.provider(provider) != nil else { throw CLIError.usage("no provider \"\(TerminalText.inert(provider))\" in \(config.path)") }
         guard let data = FileManager.default.contents(atPath: file) else { throw CLIError.failure("\(file): cannot read the file") }
         let store = try context.openStore()
         if let text = String(data: data, encoding: .utf8), text.contains("-----BEGIN") {

@@ -25,9 +25,9 @@ struct ImportCookiesCommand: AsyncParsableCommand {
     func run() async throws {
         let context = DeckContext(global)
         let config = try context.loadConfig()
-        guard let profile = config.provider(provider) else { throw CLIError.usage("no provider \"\(provider)\" in \(config.path)") }
+        guard let profile = config.provider(provider) else { throw CLIError.usage("no provider \"\(TerminalText.inert(provider))\" in \(config.path)") }
         guard profile.kind == .sharepoint, let site = profile.options["site"] else {
-            throw CLIError.usage("provider \"\(provider)\" is not a sharepoint provider with options.site; cookies are imported into those")
+            throw CLIError.usage("provider \"\(TerminalText.inert(provider))\" is not a sharepoint provider with options.site; cookies are imported into those")
         }
         guard let head = FileHandle(forReadingAtPath: file).map({ h in defer { try? h.close() }; return (try? h.read(upToCount: 16)) ?? Data() }) else {
             throw CLIError.failure("\(file): cannot read the file")
