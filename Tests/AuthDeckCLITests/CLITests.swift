@@ -282,6 +282,7 @@ import Glibc
         #expect(FileManager.default.contents(atPath: storePath) == store)
         try FileManager.default.removeItem(atPath: keyPath)
         _ = FileManager.default.createFile(atPath: keyPath, contents: key)
+        chmod(keyPath, 0o600)  // a key others could read is refused
         #expect(try run("accounts").status == 0)
     }
 
@@ -333,6 +334,21 @@ import Glibc
         #expect((try FileManager.default.attributesOfItem(atPath: real)[.posixPermissions] as? Int) == 0o600)
         let left = try FileManager.default.contentsOfDirectory(atPath: dir.file("config/authdeck")) + FileManager.default.contentsOfDirectory(atPath: dir.file("dotfiles"))
         #expect(!left.contains { $0.hasSuffix(".tmp") }, "\(left)")
+    }
+
+    /// Attack 9: ACCOUNT and PROVIDER arguments were echoed to stderr raw (`no account matches
+    /// "␛]0;pwned␇…"` retitled the terminal). They are made inert as server text is.
+    @Test func accountAndProviderArgumentsAreEchoedInert() throws {
+        let hostile = "\u{1b}]0;pwned\u{07}\u{1b}[2J"
+        for args in [["token", hostile], ["refresh", hostile], ["login", hostile], ["exec", hostile, "--", "true"]] {
+            let r = try runner.run(args)
+            #expect(r.status != 0, "\(args)")
+            #expect(!r.stderr.contains("\u{1b}") && !r.stderr.contains("\u{07}"), "\(args): \(r.stderr.debugDescription)")
+        }
+        let token = try runner.run(["token", hostile])
+        #expect(token.stderr.contains("no account matches \"␛]0;pwned␇␛[2J\""), "\(token.stderr)")
+        let login = try runner.run(["login", hostile])
+        #expect(login.stderr.contains("␛]0;pwned␇"), "\(login.stderr)")
     }
 
     @Test func serverTextIsInertInTables() throws {

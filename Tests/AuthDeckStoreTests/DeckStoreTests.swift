@@ -363,13 +363,15 @@ import AuthDeckPlatform
         // may checkpoint its WAL; the content stays the same (the right key opens it below).
         let other = TempDirectory()
         _ = try DeckStore.open(location(other), clock: clock)
-        _ = FileManager.default.createFile(atPath: loc.keyFilePath, contents: bytes(location(other).keyFilePath), attributes: [.posixPermissions: 0o600])
+        _ = FileManager.default.createFile(atPath: loc.keyFilePath, contents: bytes(location(other).keyFilePath))
+        chmod(loc.keyFilePath, 0o600)
         #expect(throws: StoreError.keyMismatch(keyPath: loc.keyFilePath, storePath: loc.databasePath)) {
             try DeckStore.open(loc, clock: clock)
         }
         // The right key still opens it.
         try FileManager.default.removeItem(atPath: loc.keyFilePath)
-        _ = FileManager.default.createFile(atPath: loc.keyFilePath, contents: goodKey, attributes: [.posixPermissions: 0o600])
+        _ = FileManager.default.createFile(atPath: loc.keyFilePath, contents: goodKey)
+        chmod(loc.keyFilePath, 0o600)
         _ = try DeckStore.open(loc, clock: clock)
     }
 
