@@ -17,7 +17,8 @@ extension DeckStore {
     static let rescueMagic = Array("ADRESCU1".utf8)
 
     public func reserveRenewalRescue(accountId: String) throws -> RenewalRescue {
-        let path = location.databasePath + ".rescue-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
+        // The pid in the name lets the next opening remove a reservation whose process was killed.
+        let path = location.databasePath + ".rescue-\(getpid())-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
         let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             throw StoreError.io(path: path, detail: "cannot set aside room for the renewal (\(String(cString: strerror(errno)))); "
@@ -25,9 +26,9 @@ extension DeckStore {
         }
         defer { close(fd) }
         let rc = posix_fallocate(fd, 0, Self.rescueBytes)
-        guard rc == 0, fsync(fd) == 0 else {
+        guard rc == 0 else {
             unlink(path)
-            let reason = rc == ENOSPC ? "the disk is full" : String(cString: strerror(rc != 0 ? rc : errno))
+            let reason = rc == ENOSPC ? "the disk is full" : String(cString: strerror(rc))
             throw StoreError.io(path: location.databasePath, detail: "\(reason): no room to keep a renewal's result, so the refresh token "
                                 + "was not used; nothing was changed — free some space and try again")
         }
@@ -95,8 +96,10 @@ extension DeckStore {
         close(fd)
         guard n == data.count else { throw StoreError.io(path: file, detail: "cannot read it") }
         guard data.count >= 12, Array(data[0..<8]) == Self.rescueMagic else {
-            // Reserved, never written: a renewal in flight, or one that ended without needing it.
-            return Int64(time(nil)) - Int64(st.st_mtim.tv_sec) > 600
+            // Reserved, never written: a renewal in flight (left alone), or one whose process was killed.
+            let pid = file.components(separatedBy: ".rescue-").last?.split(separator: "-").first.flatMap { pid_t($0) }
+            let gone = pid.map { kill($0, 0) != 0 && errno == ESRCH } ?? true
+            return gone || Int64(time(nil)) - Int64(st.st_mtim.tv_sec) > 600
         }
         let length = Int(data[8..<12].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
         guard let newline = data[12...].firstIndex(of: 0x0a), let idLength = Int(String(decoding: data[12..<newline], as: UTF8.self)),

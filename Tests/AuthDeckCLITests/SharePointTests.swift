@@ -50,15 +50,7 @@ import AuthDeckTestSupport
 
     /// GETs the emulator's Graph-like `/api/me` with `token` as curl would; returns the status.
     func graphStatus(token: String) throws -> String {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        p.arguments = ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Authorization: Bearer \(token)", "\(idp.url)/api/me"]
-        let out = Pipe()
-        p.standardOutput = out
-        try p.run()
-        let code = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        return code
+        try EmulatorProcess.curl(["-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Authorization: Bearer \(token)", "\(idp.url)/api/me"])
     }
 
     /// Attack 3: after `login sp-intranet` the Azure AD account also holds a token for the
