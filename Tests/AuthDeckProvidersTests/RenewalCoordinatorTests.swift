@@ -105,6 +105,25 @@ import AuthDeckPlatform
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains(".rescue-") }.isEmpty)
     }
 
+    /// A reservation left by a process killed mid-renewal is removed by the next opening; one
+    /// whose process still runs (a renewal in flight) is left alone.
+    @Test func aReservationOfAKilledProcessIsRemovedAndOneInFlightKept() throws {
+        _ = try setUp()
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/bin/true")
+        try child.run()
+        child.waitUntilExit()
+        let dead = dir.file("s.db.rescue-\(child.processIdentifier)-0")
+        let live = dir.file("s.db.rescue-\(getpid())-0")
+        for file in [dead, live] {
+            #expect(FileManager.default.createFile(atPath: file, contents: Data(count: 4096), attributes: [.posixPermissions: 0o600]))
+            chmod(file, 0o600)
+        }
+        _ = try DeckStore.open(StoreLocation(databasePath: dir.file("s.db"), keyFilePath: dir.file("k")), clock: clock)
+        #expect(!FileManager.default.fileExists(atPath: dead))
+        #expect(FileManager.default.fileExists(atPath: live))
+    }
+
     @Test func aTransientFailureChangesNothingButTheAuditTrail() async throws {
         let (store, account, renewer) = try setUp()
         let adapter = ScriptedAdapter { _ in throw AuthFailure(.transient, code: "http 503", remedy: "down") }
