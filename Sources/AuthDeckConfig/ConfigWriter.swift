@@ -5,9 +5,12 @@ import AuthDeckCore
 public enum ConfigWriter {
     /// Appends `profile` as a `[[provider]]` table. The result is parsed with the real
     /// loader before anything is written, then written atomically (temporary file in the same
-    /// directory, fsync, rename) keeping the file's mode (0600 for a new file).
-    public static func append(_ profile: ProviderProfile, to path: String) throws {
+    /// directory, fsync, rename) keeping the file's mode (0600 for a new file). A symlinked
+    /// config.toml (dotfile managers link it) stays a link: the real file is replaced, beside
+    /// itself, with its own mode.
+    public static func append(_ profile: ProviderProfile, to link: String) throws {
         let fm = FileManager.default
+        let path = try realFile(link)
         let exists = fm.fileExists(atPath: path)
         let old = exists ? try String(contentsOfFile: path, encoding: .utf8) : ""
         if exists {
@@ -20,19 +23,35 @@ public enum ConfigWriter {
         _ = try ConfigLoader.parse(text, path: path)
         let dir = (path as NSString).deletingLastPathComponent
         try fm.createDirectory(atPath: dir.isEmpty ? "." : dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let mode = exists ? ((try? fm.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? 0o600) : 0o600
-        let temp = dir + "/.config.toml.\(getpid()).tmp"
-        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode_t(mode))
+        var st = stat()
+        let mode: mode_t = exists && stat(path, &st) == 0 ? st.st_mode & 0o7777 : 0o600
+        let temp = (dir.isEmpty ? "." : dir) + "/.config.toml.\(getpid()).tmp"
+        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
         guard fd >= 0 else { throw ConfigError(path: temp, location: nil, problem: "cannot create: \(String(cString: strerror(errno)))") }
         let bytes = Array(text.utf8)
         let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         let synced = fsync(fd) == 0
         close(fd)
-        guard written == bytes.count, synced, rename(temp, path) == 0 else {
+        guard written == bytes.count, synced, setExactMode(temp, mode), rename(temp, path) == 0 else {
             unlink(temp)
             throw ConfigError(path: path, location: nil, problem: "cannot write: \(String(cString: strerror(errno)))")
         }
     }
+
+    /// The file to rewrite for `path`: itself, or the file a symbolic link at it leads to.
+    static func realFile(_ path: String) throws -> String {
+        var st = stat()
+        guard lstat(path, &st) == 0, st.st_mode & S_IFMT == S_IFLNK else { return path }
+        guard let real = realpath(path, nil) else {
+            let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "?"
+            throw ConfigError(path: path, location: nil, problem: "is a symbolic link to \(target), which does not exist; create that file or remove the link")
+        }
+        defer { free(real) }
+        return String(cString: real)
+    }
+
+    /// The umask may have taken bits from the mode given to open(2): set it exactly.
+    static func setExactMode(_ path: String, _ mode: mode_t) -> Bool { chmod(path, mode) == 0 }
 
     /// A `[[provider]]` table for `profile`.
     public static func render(_ p: ProviderProfile) -> String {

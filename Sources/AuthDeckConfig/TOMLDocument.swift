@@ -10,7 +10,7 @@ import TOMLKit
 /// here first; none is valid TOML, so nothing valid is turned away.
 enum TOMLDocument {
     static func parse(_ text: String, path: String) throws -> TOMLTable {
-        if let problem = problem(in: text) {
+        if let problem = nulByte(in: text) ?? problem(in: text) {
             throw ConfigError(path: path, location: "line \(problem.line), column \(problem.column)", problem: problem.text)
         }
         do {
@@ -19,6 +19,18 @@ enum TOMLDocument {
             throw ConfigError(path: path, location: "line \(error.source.begin.line), column \(error.source.begin.column)",
                               problem: error.description)
         }
+    }
+
+    /// The first NUL byte: toml++ reads the text as a C string and silently drops everything
+    /// after it (providers and hooks vanished with exit 0), so it is refused wherever it is.
+    static func nulByte(in text: String) -> Problem? {
+        let bytes = text.utf8
+        guard let at = bytes.firstIndex(of: 0) else { return nil }
+        let before = text.utf8[..<at]
+        let line = before.reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
+        let lineStart = before.lastIndex(of: 0x0A).map { bytes.index(after: $0) } ?? bytes.startIndex
+        let column = String(decoding: text.utf8[lineStart..<at], as: UTF8.self).count + 1
+        return Problem(line: line, column: column, text: "a NUL byte; TOML text cannot hold one (remove it: everything after it would be lost)")
     }
 
     /// Where toml++ would abort, and why.

@@ -39,6 +39,15 @@ public protocol AccountStore: Sendable {
                        event: DeckEvent) throws -> Bool
     /// Records a failed renewal or sign-in: sets the last error (when given), bumps the
     /// failure count, appends the event. Never touches credentials.
+    /// Sets aside the space a renewal's result needs before its refresh token is spent; fails
+    /// (nothing spent, nothing changed) when there is none.
+    func reserveRenewalRescue(accountId: String) throws -> RenewalRescue
+    /// Seals credentials whose commit failed into the reserved file; the store commits them
+    /// when it is next opened.
+    func keepInRescue(_ rescue: RenewalRescue, credentials: Credentials, accountId: String, expectedGeneration: Int?,
+                      event: DeckEvent) throws
+    /// Gives back a reservation that was not needed.
+    func discardRenewalRescue(_ rescue: RenewalRescue)
     func recordFailure(accountId: String, error: AccountError?, event: DeckEvent) throws
     func events(since: Instant?, accountId: String?, limit: Int?) throws -> [DeckEvent]
 }

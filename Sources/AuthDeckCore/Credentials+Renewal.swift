@@ -10,9 +10,9 @@ extension Credentials {
     /// - extras: merged, new values winning.
     public func merging(renewed: Credentials, now: Instant, skew: TimeSpan) -> Credentials {
         var out = self
-        let newScopeSets = Set(renewed.accessTokens.map { $0.scopes })
+        let newScopeSets = Set(renewed.accessTokens.map { [$0.scopes, $0.requestedScopes] })
         out.accessTokens = renewed.accessTokens + accessTokens.filter {
-            !newScopeSets.contains($0.scopes) && $0.isValid(at: now, skew: skew)
+            !newScopeSets.contains([$0.scopes, $0.requestedScopes]) && $0.isValid(at: now, skew: skew)
         }
         if let fresh = renewed.refreshToken, fresh.value != refreshToken?.value {
             var rotated = fresh

@@ -25,8 +25,9 @@ public struct Credentials: Equatable, Hashable, Sendable {
         accessTokens.isEmpty && refreshToken == nil && cookies.isEmpty && extras.isEmpty
     }
 
-    /// The best access token to hand out for `scopes` at `now`: valid, covering the scopes,
-    /// and the one that lives longest.
+    /// The best access token to hand out for `scopes` at `now`: valid, covering the scopes
+    /// (with none asked, one of the provider's configured scopes: another audience's token is
+    /// used only when asked for by scope), and the one that lives longest.
     public func usableAccessToken(for scopes: [String], at now: Instant, skew: TimeSpan) -> AccessToken? {
         accessTokens
             .filter { $0.isValid(at: now, skew: skew) && $0.covers(scopes) }

@@ -29,7 +29,9 @@ struct CachedTokenReader {
               Self.ownerOnly(location.directory, directory: true),
               Self.ownerOnly(location.databasePath), Self.ownerOnly(location.keyFilePath),
               let wrappingKey = Self.readKeyFile(location.keyFilePath),
-              let db = try? SQLiteConnection(path: location.databasePath) else { return nil }
+              // "./": a relative name starting with "file:" is a file, never an SQLite URI.
+              let db = try? SQLiteConnection(path: location.databasePath.hasPrefix("/") ? location.databasePath : "./" + location.databasePath)
+        else { return nil }
         return try? answer(query, db: db, wrappingKey: wrappingKey, configIdentity: configIdentity)
     }
 
@@ -60,18 +62,22 @@ struct CachedTokenReader {
         guard case .found(let account) = AccountMatcher.resolve(query, in: accounts) else { return nil }
 
         var tokens: [AccessToken] = []
-        var sealed: [String: [UInt8]] = [:]
-        try db.query("SELECT id, sealed_value, scopes, token_type, obtained_at, expires_at FROM access_tokens WHERE account_id = ? ORDER BY obtained_at", [account.id]) { row in
+        var sealed: [String: (value: [UInt8], scopes: String, requested: String?, expires: Int64?)] = [:]
+        try db.query("SELECT id, sealed_value, scopes, token_type, obtained_at, expires_at, requested_scopes FROM access_tokens WHERE account_id = ? ORDER BY obtained_at", [account.id]) { row in
             guard let id = row[0].text, let value = row[1].bytes, let scopes = row[2].text,
                   let type = row[3].text, let obtained = row[4].integer else { throw SQLiteConnection.Failure() }
-            sealed[id] = value
+            let requested = row[6].text
+            sealed[id] = (value, scopes, requested, row[5].integer)
             tokens.append(AccessToken(id: id, value: .unopened, scopes: scopes.split(separator: " ").map(String.init),
+                                      requestedScopes: requested?.split(separator: " ").map(String.init) ?? [],
                                       tokenType: type, obtainedAt: Instant(secondsSinceEpoch: obtained),
                                       expiresAt: row[5].integer.map(Instant.init(secondsSinceEpoch:))))
         }
         let credentials = Credentials(accessTokens: tokens)
         guard let token = credentials.usableAccessToken(for: [], at: now, skew: .seconds(record.clockSkewSeconds)),
-              let value = sealed[token.id].flatMap({ Self.unseal($0, key: dataKey, context: SealingContext.accessToken(token.id)) }) else { return nil }
+              let row = sealed[token.id],
+              let value = Self.unseal(row.value, key: dataKey, context: SealingContext.accessToken(
+                  token.id, account: account.id, scopes: row.scopes, requested: row.requested, expiresAt: row.expires)) else { return nil }
         if account.lastUsedAt.map({ now - $0 >= .seconds(60) }) ?? true {
             // As `DeckStore.touch`: "last used" moves at most once a minute; a failure is not the caller's problem.
             try? db.execute("UPDATE accounts SET last_used_at = ?1 WHERE id = ?2 AND (last_used_at IS NULL OR last_used_at < ?1 - 60)",
@@ -103,11 +109,11 @@ struct CachedTokenReader {
         return SymmetricKey(data: raw)
     }
 
-    /// Whether `path` exists and no one but its owner can read or write it (what
-    /// `authdeck-full` checks too, warning otherwise).
+    /// Whether `path` is yours and no one else can read or write it: a directory, or a regular
+    /// file seen with `lstat` (no link, FIFO or device). `authdeck-full` refuses or warns otherwise.
     static func ownerOnly(_ path: String, directory: Bool = false) -> Bool {
         var st = stat()
-        guard stat(path, &st) == 0, (st.st_mode & 0o077) == 0 else { return false }
-        return ((st.st_mode & S_IFMT) == S_IFDIR) == directory
+        guard (directory ? stat(path, &st) : lstat(path, &st)) == 0, (st.st_mode & 0o077) == 0, st.st_uid == geteuid() else { return false }
+        return (st.st_mode & S_IFMT) == (directory ? S_IFDIR : S_IFREG)
     }
 }

@@ -343,11 +343,14 @@ extension DeckStore: AccountStore {
             }
         }
         // Columns are read by position; each SELECT lists them in the order read.
-        try each("SELECT t.id, t.account_id, \(value), t.scopes, t.token_type, t.obtained_at, t.expires_at" + scope.clause("access_tokens", order: "obtained_at"), account: 1) { row, index in
+        try each("SELECT t.id, t.account_id, \(value), t.scopes, t.token_type, t.obtained_at, t.expires_at, t.requested_scopes" + scope.clause("access_tokens", order: "obtained_at"), account: 1) { row, index in
             let id = row.string(0)
+            let requested = row.optionalString(7)
             let token = AccessToken(
-                id: id, value: try open(row, 2, SealingContext.accessToken(id)),
-                scopes: row.string(3).split(separator: " ").map(String.init), tokenType: row.string(4),
+                id: id, value: try open(row, 2, SealingContext.accessToken(id, account: row.string(1), scopes: row.string(3),
+                                                                           requested: requested, expiresAt: row.optionalInt64(6))),
+                scopes: row.string(3).split(separator: " ").map(String.init),
+                requestedScopes: requested?.split(separator: " ").map(String.init) ?? [], tokenType: row.string(4),
                 obtainedAt: row.instant(5), expiresAt: row.optionalInstant(6))
             try apply(index) { $0.accessTokens.append(token) }
         }
@@ -384,10 +387,13 @@ extension DeckStore: AccountStore {
             try db.execute(sql: "DELETE FROM \(table) WHERE account_id = ?", arguments: [accountId])
         }
         for t in c.accessTokens {
-            try db.execute(sql: "INSERT INTO access_tokens (id, account_id, sealed_value, scopes, token_type, obtained_at, expires_at) VALUES (?,?,?,?,?,?,?)",
-                           arguments: [t.id, accountId, try box.sealString(t.value, context: SealingContext.accessToken(t.id)),
-                                       t.scopes.joined(separator: " "), t.tokenType, t.obtainedAt.secondsSinceEpoch,
-                                       t.expiresAt?.secondsSinceEpoch])
+            let scopes = t.scopes.joined(separator: " ")
+            let requested = t.requestedScopes.isEmpty ? nil : t.requestedScopes.joined(separator: " ")
+            let context = SealingContext.accessToken(t.id, account: accountId, scopes: scopes, requested: requested,
+                                                     expiresAt: t.expiresAt?.secondsSinceEpoch)
+            try db.execute(sql: "INSERT INTO access_tokens (id, account_id, sealed_value, scopes, token_type, obtained_at, expires_at, requested_scopes) VALUES (?,?,?,?,?,?,?,?)",
+                           arguments: [t.id, accountId, try box.sealString(t.value, context: context),
+                                       scopes, t.tokenType, t.obtainedAt.secondsSinceEpoch, t.expiresAt?.secondsSinceEpoch, requested])
         }
         if let r = c.refreshToken {
             try db.execute(sql: "INSERT INTO refresh_tokens (account_id, id, sealed_value, generation, obtained_at, expires_at) VALUES (?,?,?,?,?,?)",

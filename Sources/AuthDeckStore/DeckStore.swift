@@ -54,8 +54,10 @@ public final class DeckStore: Sendable {
             // file, the others use them.
             created = try keyFile.createOrRead()
             try FileSafety.createPrivateFile(path, allowExisting: true)
+            // Checked after creating too: another process may have created it first.
+            try FileSafety.requirePrivateFile(path, what: "store")
         case .authdeck:
-            if let w = FileSafety.looseModeWarning(path) { warnings.append(w) }
+            try FileSafety.requirePrivateFile(path, what: "store")
             // The key file is read before the database is opened, so a missing or broken key
             // of a file-sealed store never leads to the database being touched (not even a
             // WAL checkpoint). Only when it fails is the source looked up, read-only.
@@ -68,11 +70,12 @@ public final class DeckStore: Sendable {
                 }
             }
         case .maybeAuthdeck:
-            break
+            try FileSafety.requirePrivateFile(path, what: "store")
         }
 
         let pool = try openPool(path)
-        var sealing = try pool.read { db in try DataKeySealing.fetch(db) }
+        let (fetched, resealed) = try pool.read { db in (try DataKeySealing.fetch(db), try accessTokensResealed(db)) }
+        var sealing = fetched
         if sealing == nil {
             let (wrappingKey, keyCreated) = try created ?? keyFile.createOrRead()
             let raw = SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }
@@ -89,13 +92,23 @@ public final class DeckStore: Sendable {
             }
         }
         guard let sealing else { throw StoreError.unreadable(path: path, detail: "the data key vanished while opening") }
-        if sealing.kind == .file, created?.created != true, keyFile.exists, let w = FileSafety.looseModeWarning(keyFile.path) {
-            warnings.append(w)
-        }
+        if sealing.kind == .file { try FileSafety.requirePrivateFile(keyFile.path, what: "key file") }
         let wrappingKey = try (sealing.kind == .file ? keyFileKey ?? created?.key : nil) ?? keys.unlockKey(sealing, storePath: path)
         let dataKey = try unwrap(sealing, with: wrappingKey, keys: keys, storePath: path)
-        return DeckStore(location: location, warnings: warnings, keySource: keys.describe(sealing), keyKind: sealing.kind,
-                         pool: pool, box: AESSecretBox(key: dataKey), clock: clock)
+        if !resealed {
+            do {
+                try resealAccessTokens(pool, box: AESSecretBox(key: dataKey))
+            } catch let error as DatabaseError {
+                throw StoreError.database(error, path: path)
+            }
+        }
+        let store = DeckStore(location: location, warnings: warnings, keySource: keys.describe(sealing), keyKind: sealing.kind,
+                              pool: pool, box: AESSecretBox(key: dataKey), clock: clock)
+        // A renewal whose commit failed (a full disk) left its new tokens beside the store.
+        let rescue = commitRescues(location, store: store)
+        guard !rescue.isEmpty else { return store }
+        return DeckStore(location: location, warnings: warnings + rescue, keySource: store.keySource, keyKind: store.keyKind,
+                         pool: pool, box: store.box, clock: clock)
     }
 
     /// The key source a store names, read through a read-only connection (which never
@@ -103,7 +116,7 @@ public final class DeckStore: Sendable {
     static func peekKeySource(_ path: String) throws -> KeySourceKind {
         var config = Configuration()
         config.readonly = true
-        let queue = try DatabaseQueue(path: path, configuration: config)
+        let queue = try DatabaseQueue(path: sqliteName(path), configuration: config)
         let name = try queue.read { db in try String.fetchOne(db, sql: "SELECT CAST(value AS TEXT) FROM meta WHERE key = 'key_source'") }
         return name.flatMap(KeySourceKind.init(rawValue:)) ?? .file
     }
@@ -144,7 +157,12 @@ public final class DeckStore: Sendable {
         }
     }
 
+    /// The name to give SQLite for `path`: SQLite reads a name starting with "file:" as a URI
+    /// (with options such as nolock=1, or another file); "./" keeps every path a plain name.
+    static func sqliteName(_ path: String) -> String { path.hasPrefix("/") ? path : "./" + path }
+
     static func openPoolOnce(_ path: String) throws -> DatabasePool {
+        let path = sqliteName(path)
         var config = Configuration()
         config.busyMode = .timeout(15)
         config.foreignKeysEnabled = true
@@ -224,13 +242,17 @@ enum StoreFileCheck {
 
     static let magic = Array("SQLite format 3\0".utf8)
 
+    /// Looks with `lstat` first and reads through `O_NOFOLLOW`: only a regular file is opened.
     static func inspect(_ path: String) throws -> StoreFileCheck {
-        guard FileManager.default.fileExists(atPath: path) else { return .absent }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw StoreError.unreadable(path: path, detail: "permission denied")
+        guard try FileSafety.regularFile(path, what: "store") != nil else { return .absent }
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw StoreError.unreadable(path: path, detail: String(cString: strerror(errno)))
         }
-        defer { try? handle.close() }
-        let header = Array((try? handle.read(upToCount: 100)) ?? Data())
+        defer { close(fd) }
+        var header = [UInt8](repeating: 0, count: 100)
+        let n = read(fd, &header, header.count)
+        header = Array(header.prefix(max(0, n)))
         if header.isEmpty { return .maybeAuthdeck }
         guard header.count >= 72, Array(header[0..<16]) == magic else {
             throw StoreError.notADatabase(path: path, detail: "not an SQLite database")

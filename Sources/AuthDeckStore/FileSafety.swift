@@ -8,17 +8,38 @@ import Glibc
 /// Files are created with their final mode in the `open(2)` call itself, so there is no
 /// window in which a secret-bearing file is readable by others.
 enum FileSafety {
-    /// Creates the directory (and parents) with mode 0700 when missing; returns a warning
-    /// when an existing directory is readable by others.
+    /// Creates the directory (and parents) with mode 0700 when missing. An existing one is
+    /// judged by who could replace the files in it: authdeck's own directory (yours, not a
+    /// shared sticky one like /tmp) writable by others is refused with the chmod that fixes
+    /// it, readable by others is a warning; a directory that is not yours gets no chmod advice,
+    /// only what its risk is.
     static func ensurePrivateDirectory(_ path: String) throws -> String? {
         var st = stat()
         if stat(path, &st) == 0 {
             guard (st.st_mode & S_IFMT) == S_IFDIR else {
                 throw StoreError.io(path: path, detail: "exists but is not a directory")
             }
-            return (st.st_mode & 0o077) != 0
-                ? "\(path): directory mode is \(octal(st.st_mode & 0o777)); authdeck expects 0700 (chmod 700 \(path))"
-                : nil
+            let mode = st.st_mode & 0o777
+            if st.st_mode & S_ISVTX != 0, mode & 0o002 != 0 {
+                return "\(path) is a shared directory (mode \(octal(st.st_mode & 0o7777))): other users cannot replace your files in it, "
+                    + "but they see their names and can create files beside them (the store's -wal and -shm); "
+                    + "keep the store in a directory of your own, such as the default ~/.local/share/authdeck"
+            }
+            if st.st_uid == geteuid() {
+                if mode & 0o022 != 0 {
+                    throw StoreError.io(path: path, detail: "directory mode is \(octal(mode)): other users could replace the store or key file in it, "
+                                        + "so authdeck will not use it; fix it with: chmod 700 \(path)")
+                }
+                return mode & 0o077 != 0
+                    ? "\(path): directory mode is \(octal(mode)): other users can list it; authdeck expects 0700 (chmod 700 \(path))"
+                    : nil
+            }
+            if mode & 0o022 != 0 {
+                throw StoreError.io(path: path, detail: "this directory is not yours and other users can write to it (mode \(octal(mode))): "
+                                    + "they could replace the store in it; keep the store in a directory of your own")
+            }
+            return st.st_uid == 0 ? nil
+                : "\(path) belongs to another user (uid \(st.st_uid)), who could replace the store in it; keep the store in a directory of your own"
         }
         let parent = (path as NSString).deletingLastPathComponent
         if !parent.isEmpty, parent != path, stat(parent, &st) != 0 {
@@ -34,7 +55,7 @@ enum FileSafety {
     /// - Parameter allowExisting: a file another process has just created is fine (it was
     ///   created empty and private by the same code).
     static func createPrivateFile(_ path: String, contents: [UInt8] = [], allowExisting: Bool = false) throws {
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         if fd < 0, errno == EEXIST, allowExisting { return }
         guard fd >= 0 else {
             throw StoreError.io(path: path, detail: "cannot create file: \(String(cString: strerror(errno)))")
@@ -55,11 +76,41 @@ enum FileSafety {
         }
     }
 
-    /// A warning when an existing file is readable or writable by group or others.
-    static func looseModeWarning(_ path: String) -> String? {
+    /// What is at `path`, seen with `lstat` (never opened, so a FIFO cannot hang the caller):
+    /// nil when nothing is there, its status when it is a regular file; anything else — a
+    /// symbolic link (dangling or not), a directory, a FIFO, a device, a socket — is refused.
+    static func regularFile(_ path: String, what: String) throws -> stat? {
         var st = stat()
-        guard stat(path, &st) == 0, (st.st_mode & 0o077) != 0 else { return nil }
-        return "\(path): file mode is \(octal(st.st_mode & 0o777)); authdeck expects 0600 (chmod 600 \(path))"
+        guard lstat(path, &st) == 0 else {
+            if errno == ENOENT { return nil }
+            throw StoreError.io(path: path, detail: "cannot check the \(what): \(String(cString: strerror(errno)))")
+        }
+        let kind: String
+        switch st.st_mode & S_IFMT {
+        case S_IFREG: return st
+        case S_IFLNK: kind = "a symbolic link"
+        case S_IFDIR: kind = "a directory"
+        case S_IFIFO: kind = "a FIFO (named pipe)"
+        case S_IFCHR, S_IFBLK: kind = "a device"
+        case S_IFSOCK: kind = "a socket"
+        default: kind = "not a regular file"
+        }
+        throw StoreError.io(path: path, detail: "the \(what) is \(kind); authdeck uses only a regular file here — name the file itself or a new path")
+    }
+
+    /// Refuses a store or key file that another user could have read or replaced, as ssh
+    /// refuses such a key, with the exact chmod that fixes it. Nothing at `path` is fine.
+    static func requirePrivateFile(_ path: String, what: String) throws {
+        guard let st = try regularFile(path, what: what) else { return }
+        if st.st_uid != geteuid() {
+            throw StoreError.io(path: path, detail: "the \(what) belongs to another user (uid \(st.st_uid)), who could have replaced it; "
+                                + "authdeck uses only a \(what) of your own")
+        }
+        let mode = st.st_mode & 0o777
+        if mode & 0o077 != 0 {
+            throw StoreError.io(path: path, detail: "\(what) mode is \(octal(mode)): other users could read or replace it, "
+                                + "so authdeck will not use it; fix it with: chmod 600 \(path)")
+        }
     }
 
     /// Whether the file system holding `path` has no space left for an unprivileged writer

@@ -22,6 +22,8 @@ public struct KeyFile: Sendable {
 
     /// Reads the key; every way this can fail names the file and the problem.
     public func read() throws -> SymmetricKey {
+        // lstat first: a FIFO or a link here is refused, never opened.
+        _ = try FileSafety.regularFile(path, what: "key file")
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw StoreError.keyFile(path: path, detail: exists ? "key file is not readable" : "key file is missing")
         }

@@ -106,6 +106,11 @@ enum Schema {
                 );
                 """)
         }
+        m.registerMigration("003-access-token-requested-scopes") { db in
+            // The scopes a token was asked for when not the provider's configured ones (NULL:
+            // the configured ones), so `token ACCOUNT` never hands out another audience's token.
+            try db.execute(sql: "ALTER TABLE access_tokens ADD COLUMN requested_scopes TEXT")
+        }
         return m
     }
 }

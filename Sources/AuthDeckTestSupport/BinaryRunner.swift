@@ -43,9 +43,11 @@ public struct BinaryRunner: Sendable {
     }
 
     /// Runs with `arguments` and `env` added to the environment, feeding `stdin`, waiting at
-    /// most `timeout` seconds.
-    public func run(_ arguments: [String], env: [String: String] = [:], stdin: String? = nil, timeout: TimeInterval = 60) throws -> Result {
+    /// most `timeout` seconds, in `directory` (else the test's own).
+    public func run(_ arguments: [String], env: [String: String] = [:], stdin: String? = nil, timeout: TimeInterval = 60,
+                    directory: String? = nil) throws -> Result {
         let process = Process()
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.environment = environment.merging(env) { _, new in new }

@@ -123,9 +123,10 @@ struct DeckContext {
             return stored
         case .ambiguous(let candidates):
             let list = candidates.map { "  \($0.id)  \(TerminalText.inert($0.username)) (\($0.providerId))" }
-            throw CLIError.usage("\"\(query)\" matches \(candidates.count) accounts; use one of these ids:\n" + list.joined(separator: "\n"))
+            throw CLIError.usage("\"\(TerminalText.inert(query))\" matches \(candidates.count) accounts; use one of these ids:\n" + list.joined(separator: "\n"))
         case .notFound:
-            throw CLIError.usage("no account matches \"\(query)\" (`authdeck accounts` lists them)")
+            // What the user typed is echoed inert, as server text is: it may hold escape sequences.
+            throw CLIError.usage("no account matches \"\(TerminalText.inert(query))\" (`authdeck accounts` lists them)")
         }
     }
 }

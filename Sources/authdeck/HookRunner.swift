@@ -9,21 +9,15 @@ import Glibc
 ///
 /// The hook learns what happened only from `AUTHDECK_EVENT`, `AUTHDECK_ACCOUNT`,
 /// `AUTHDECK_PROVIDER`, `AUTHDECK_USERNAME`, `AUTHDECK_EXPIRES_AT` and `AUTHDECK_MESSAGE` —
-/// never a token, cookie or password (authdeck's own secret variables are removed).
+/// never a token, cookie, password or client secret (`environment` is a `ChildEnvironment`).
 struct HookRunner {
     let environment: [String: String]
     let timeout: Double = 30
 
-    /// Variables a hook must not inherit from authdeck's environment.
-    static func isSecretVariable(_ name: String) -> Bool {
-        name == "AUTHDECK_PASSWORD" || name.hasPrefix("AUTHDECK_PASSPHRASE") || name.hasPrefix("AUTHDECK_TOKEN")
-            || name == "AUTHDECK_COOKIE_JAR"
-    }
-
     /// Runs `command` and waits for it; returns its status (nil when it could not start or was killed for time).
     @discardableResult
     func run(_ command: String, event: String, account: Account, expiresAt: Instant?, message: String?) async -> Int32? {
-        var env = environment.filter { !Self.isSecretVariable($0.key) }
+        var env = environment
         env["AUTHDECK_EVENT"] = event
         env["AUTHDECK_ACCOUNT"] = account.id
         env["AUTHDECK_PROVIDER"] = account.providerId

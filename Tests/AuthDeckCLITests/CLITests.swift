@@ -4,6 +4,9 @@ import AuthDeckCore
 import AuthDeckStore
 import AuthDeckTestSupport
 import AuthDeckPlatform
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The real `authdeck` binary against a seeded store in temporary XDG directories.
 @Suite struct CLITests {
@@ -30,6 +33,68 @@ import AuthDeckPlatform
 
     func jsonArray(_ text: String) throws -> [[String: Any]] {
         try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
+    }
+
+    /// Attack 5: a dangling symlink at the store path made the store at the link's target
+    /// (mode 0644); a FIFO hung forever; a device left a 0666 journal beside it; a `file:`
+    /// name was taken as an SQLite URI. Only a regular file (or a new path) is used.
+    @Test func aStorePathThatIsALinkFIFODeviceOrURIIsRefusedUntouched() throws {
+        func status(_ store: String, directory: String? = nil) throws -> BinaryRunner.Result {
+            try runner.run(["status", "--store", store], timeout: 20, directory: directory)
+        }
+        let link = dir.file("link.db")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: dir.file("target.db"))
+        let dangling = try status(link)
+        #expect(dangling.status != 0)
+        #expect(dangling.stderr.contains("symbolic link"), "\(dangling.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.file("target.db")), "nothing made at the link's target")
+        let fifo = dir.file("fifo.db")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let piped = try status(fifo)  // the old code never returned: the runner's timeout fails it
+        #expect(piped.status != 0)
+        #expect(piped.stderr.contains("FIFO"), "\(piped.stderr)")
+        let device = dir.file("null")
+        if mknod(device, S_IFCHR | 0o666, dev_t(0x103) /* makedev(1, 3): /dev/null */) == 0 {
+            let null = try status(device)
+            #expect(null.status != 0)
+            #expect(null.stderr.contains("a device"), "\(null.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: device + "-journal"))
+            #expect(!FileManager.default.fileExists(atPath: device + "-wal"))
+        }
+        // A name SQLite would read as a URI is an ordinary (relative) path.
+        let work = dir.file("cwd")
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        chmod(work, 0o700)
+        let uri = try status("file:\(dir.file("uri.db"))?nolock=1", directory: work)
+        #expect(!FileManager.default.fileExists(atPath: dir.file("uri.db")), "a file: name must not be opened as a URI: \(uri.stderr)")
+    }
+
+    /// Attack 11: a 0644 store or key and a 0777 data directory only warned. They are refused
+    /// with the exact chmod, as ssh refuses an unprotected key.
+    @Test func aStoreOrKeyOthersCouldReadOrReplaceIsRefusedWithTheChmod() throws {
+        for (path, mode, fix) in [(storePath, 0o644, "chmod 600 \(storePath)"), (keyPath, 0o640, "chmod 600 \(keyPath)"),
+                                  (dir.file("data/authdeck"), 0o777, "chmod 700 \(dir.file("data/authdeck"))")] {
+            let before = ((try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions]) as? Int) ?? 0
+            chmod(path, mode_t(mode))
+            let r = try run("accounts")
+            #expect(r.status != 0, "mode \(String(mode, radix: 8)) on \(path) must be refused")
+            #expect(r.stderr.contains(fix), "\(r.stderr)")
+            #expect(r.stdout.isEmpty)
+            chmod(path, mode_t(before))
+        }
+        #expect(try run("accounts").status == 0, "the chmod fixes it")
+    }
+
+    /// Issue 18 item 6: `status --store /tmp/x.db` told the user to `chmod 700 /tmp`. A shared
+    /// directory gets no chmod advice, only what its risk is.
+    @Test func aStoreInTmpGetsNoChmodAdviceForTmp() throws {
+        let store = "/tmp/authdeck-cli-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).db"
+        defer { for suffix in ["", "-wal", "-shm"] { unlink(store + suffix) } }
+        let r = try runner.run(["status", "--store", store])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(!r.stderr.contains("chmod 700 /tmp"), "\(r.stderr)")
+        #expect(!r.stdout.contains("chmod 700 /tmp"), "\(r.stdout)")
+        #expect((r.stderr + r.stdout).contains("/tmp is a shared directory"), "the risk is said: \(r.stderr)")
     }
 
     @Test func accountsJSONListsDerivedStatesAndExpiry() throws {
@@ -217,6 +282,7 @@ import AuthDeckPlatform
         #expect(FileManager.default.contents(atPath: storePath) == store)
         try FileManager.default.removeItem(atPath: keyPath)
         _ = FileManager.default.createFile(atPath: keyPath, contents: key)
+        chmod(keyPath, 0o600)  // a key others could read is refused
         #expect(try run("accounts").status == 0)
     }
 
@@ -285,6 +351,40 @@ import AuthDeckPlatform
         let listed = try #require(JSONSerialization.jsonObject(with: Data(try run("providers", "--json").stdout.utf8)) as? [[String: Any]])
         let wp3 = try #require(listed.first { $0["id"] as? String == "wp3" })
         #expect(wp3["problem"] == nil && wp3["client_id"] as? String == "wp-mobile", "\(wp3)")
+    }
+
+    /// Attack 7: `config import-url` on a symlinked config.toml (as dotfile managers make it)
+    /// replaced the link with a regular file of mode 0755, the link's own. The link stays, and
+    /// the real file is rewritten beside itself with its own mode.
+    @Test func configImportURLThroughASymlinkedConfigKeepsTheLinkAndTheMode() throws {
+        let real = dir.file("dotfiles/authdeck.toml")
+        try FileManager.default.createDirectory(atPath: dir.file("dotfiles"), withIntermediateDirectories: true)
+        try FileManager.default.moveItem(atPath: configPath, toPath: real)
+        chmod(real, 0o600)
+        try FileManager.default.createSymbolicLink(atPath: configPath, withDestinationPath: real)
+        let url = "wp://settings?AuthServerType::=OAMMSAuthentication&OAMMSURL::=http://host123.us.example.com:14100&OAMMSServiceDomain::=MobileServiceDomain&ApplicationName::=WhitePages"
+        let r = try run("config", "import-url", url)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: configPath)) == real, "config.toml must stay a link")
+        #expect(try String(contentsOfFile: real, encoding: .utf8).contains("id = \"whitepages\""))
+        #expect((try FileManager.default.attributesOfItem(atPath: real)[.posixPermissions] as? Int) == 0o600)
+        let left = try FileManager.default.contentsOfDirectory(atPath: dir.file("config/authdeck")) + FileManager.default.contentsOfDirectory(atPath: dir.file("dotfiles"))
+        #expect(!left.contains { $0.hasSuffix(".tmp") }, "\(left)")
+    }
+
+    /// Attack 9: ACCOUNT and PROVIDER arguments were echoed to stderr raw (`no account matches
+    /// "␛]0;pwned␇…"` retitled the terminal). They are made inert as server text is.
+    @Test func accountAndProviderArgumentsAreEchoedInert() throws {
+        let hostile = "\u{1b}]0;pwned\u{07}\u{1b}[2J"
+        for args in [["token", hostile], ["refresh", hostile], ["login", hostile], ["exec", hostile, "--", "true"]] {
+            let r = try runner.run(args)
+            #expect(r.status != 0, "\(args)")
+            #expect(!r.stderr.contains("\u{1b}") && !r.stderr.contains("\u{07}"), "\(args): \(r.stderr.debugDescription)")
+        }
+        let token = try runner.run(["token", hostile])
+        #expect(token.stderr.contains("no account matches \"␛]0;pwned␇␛[2J\""), "\(token.stderr)")
+        let login = try runner.run(["login", hostile])
+        #expect(login.stderr.contains("␛]0;pwned␇"), "\(login.stderr)")
     }
 
     @Test func serverTextIsInertInTables() throws {

@@ -131,4 +131,29 @@ import AuthDeckPlatform
         let r = try lone.run(["token", "work/0000a001"], env: withPassphrase)
         #expect(r.status == 1 && r.stderr.contains("cannot find authdeck-full"), "the key file cannot open a passphrase store")
     }
+
+    /// Attack 10: an access token's row moved to another account (`UPDATE access_tokens SET
+    /// account_id=…`) made `token` print the first account's token for the second; neither
+    /// binary may, and an edited expiry must not open either.
+    @Test func anAccessTokenRowMovedToAnotherAccountIsNotServed() throws {
+        #expect(try runner.run(["token", "work/0000a001"]).status == 0)
+        let store = try openStore()
+        try store.write { db in
+            try db.execute(sql: "DELETE FROM access_tokens WHERE account_id = 'work/0000a002'")
+            try db.execute(sql: "UPDATE access_tokens SET account_id = 'work/0000a002' WHERE account_id = 'work/0000a001'")
+        }
+        let fast = try lone.run(["token", "work/0000a002"])
+        #expect(!fast.stdout.contains(validToken), "the front served a moved token")
+        let full = try runner.run(["token", "work/0000a002"])
+        #expect(!full.stdout.contains(validToken), "authdeck-full served a moved token")
+        #expect(full.status != 0)
+        // Put back, then a longer life written into the expired token's row.
+        try store.write { db in
+            try db.execute(sql: "UPDATE access_tokens SET account_id = 'work/0000a001' WHERE id = 'at-valid'")
+            try db.execute(sql: "UPDATE access_tokens SET expires_at = expires_at + 86400 WHERE account_id = 'work/0000a003'")
+        }
+        #expect(try lone.run(["token", "work/0000a001"]).stdout == validToken + "\n", "the untouched row still opens")
+        let extended = try lone.run(["token", "work/0000a003"])
+        #expect(!extended.stdout.contains("at-expired"), "an edited expiry must not open: \(extended.stdout)")
+    }
 }

@@ -99,6 +99,32 @@ struct MSALTests {
         #expect(backups.count == 1)
     }
 
+    /// Attack 6: with `msal_token_cache.json.lockfile` a symlink, `prune --dry-run` truncated
+    /// its target and wrote a PID into it. The lock file is opened without following links,
+    /// must be a regular file, and is never written.
+    @Test func aSymlinkedLockFileIsNeitherFollowedNorTruncated() throws {
+        let victim = home.file("victim.txt")
+        try "PRECIOUS\n".write(toFile: victim, atomically: false, encoding: .utf8)
+        let lock = cache + ".lockfile"
+        #expect(symlink(victim, lock) == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: cache))
+        let dry = try runner.run(["msal", "prune", cache, "--dry-run"], timeout: 20)
+        #expect(dry.status != 0)
+        #expect(dry.stderr.contains("symbolic link"), "\(dry.stderr)")
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "PRECIOUS\n", "the link's target must be untouched")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: cache)) == before)
+        unlink(lock)
+        #expect(mkfifo(lock, 0o600) == 0)
+        let fifo = try runner.run(["msal", "prune", cache, "--dry-run"], timeout: 20)
+        #expect(fifo.status != 0)
+        #expect(fifo.stderr.contains("not a regular file"), "\(fifo.stderr)")
+        unlink(lock)
+        // A regular lock file someone left is locked as it is, never emptied.
+        try "12345 az\n".write(toFile: lock, atomically: false, encoding: .utf8)
+        #expect(try run("msal", "prune", cache, "--dry-run").status == 0)
+        #expect(try String(contentsOfFile: lock, encoding: .utf8) == "12345 az\n")
+    }
+
     @Test func pruneToOneTenantKeepsTheUsersRefreshToken() throws {
         let r = try run("msal", "prune", cache, "--tenant", Self.tenantA)
         #expect(r.status == 0, "\(r.stderr)")

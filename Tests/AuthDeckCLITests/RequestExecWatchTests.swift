@@ -113,6 +113,50 @@ import Glibc
         #expect(missing.stderr.contains("answered HTTP 404"))
     }
 
+    /// Attack 1: `request … -o FILE` deleted the file on a failed request, emptied a symlink's
+    /// target and removed the link, wrote an error body over the file, and deleted a device node.
+    @Test func requestOutputFileIsNeverDeletedOrEmptiedByAFailure() throws {
+        try signIn()
+        let file = home.file("keep.txt")
+        try "KEEP\n".write(toFile: file, atomically: false, encoding: .utf8)
+        func content(_ path: String) -> String? { try? String(contentsOfFile: path, encoding: .utf8) }
+        // A network failure: the file is untouched, as stderr says.
+        let refused = try run("request", "work", "http://127.0.0.1:1/x", "-o", file)
+        #expect(refused.status == 4, "\(refused.stderr)")
+        #expect(content(file) == "KEEP\n", "a failed request must leave -o's file as it was")
+        // An HTTP error answer's body does not replace the file.
+        let missing = try run("request", "work", "\(idp.url)/api/nothing-here", "-o", file)
+        #expect(missing.status == 1, "\(missing.stderr)")
+        #expect(missing.stderr.contains("was left as it was"), "\(missing.stderr)")
+        #expect(content(file) == "KEEP\n")
+        // Through a symlink: the target keeps its content on failure; on success it gets the
+        // body and the link stays a link.
+        let link = home.file("link.txt")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: file)
+        let viaLink = try run("request", "work", "http://127.0.0.1:1/x", "-o", link)
+        #expect(viaLink.status == 4)
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link)) == file, "the link must stay")
+        #expect(content(file) == "KEEP\n")
+        try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: file)
+        let fetched = try run("request", "work", "\(idp.url)/api/me", "-o", link)
+        #expect(fetched.status == 0, "\(fetched.stderr)")
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link)) == file)
+        #expect(content(file)?.contains("\"user\":\"taro@contoso.com\"") == true)
+        #expect((try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int) == 0o640, "a replaced file keeps its mode")
+        // A device node (a copy of /dev/null) is written through, never removed.
+        let device = home.file("null")
+        if mknod(device, S_IFCHR | 0o666, dev_t(0x103) /* makedev(1, 3): /dev/null */) == 0 {
+            let failed = try run("request", "work", "http://127.0.0.1:1/x", "-o", device)
+            #expect(failed.status == 4)
+            var info = stat()
+            #expect(lstat(device, &info) == 0 && info.st_mode & S_IFMT == S_IFCHR, "the device node must survive a failed request")
+            let written = try run("request", "work", "\(idp.url)/api/me", "-o", device)
+            #expect(written.status == 0, "\(written.stderr)")
+        }
+        let left = try FileManager.default.contentsOfDirectory(atPath: home.path).filter { $0.contains(".authdeck-") }
+        #expect(left.isEmpty, "no download left beside the target: \(left)")
+    }
+
     // MARK: exec
 
     @Test func execPassesTheTokenAndJarAndRemovesTheJarAfterwards() throws {
@@ -161,6 +205,50 @@ import Glibc
         kill(live.pid, SIGTERM)
         #expect(try live.wait(timeout: 10) == 128 + SIGTERM)
         #expect(!FileManager.default.fileExists(atPath: jar2))
+    }
+
+    /// Attack 8: with `client_secret_env = "DAEMON_SECRET"`, a hook running `env` and an `exec`
+    /// child printed the client secret. A secret is planted in each variable a secret can come
+    /// from; neither a hook nor a child may see any of them.
+    @Test func clientSecretsAndPasswordsNeverReachHooksOrExecChildren() throws {
+        try home.writeConfig(idp.workAndIntranetTOML() + """
+            [[provider]]
+            id = "daemon"
+            kind = "oidc"
+            client_id = "daemon-client"
+            client_secret_env = "DAEMON_SECRET"
+            endpoints = { issuer = "\(idp.url)/daemon" }
+            options = { auth_method = "client_secret_post" }
+
+            [hooks]
+            on_renewed = 'env > "\(home.file("hook.env"))"'
+            """)
+        let secrets = ["DAEMON_SECRET": "daemon-secret-Zx81", "AUTHDECK_PASSWORD": "taro-pass-123", "AUTHDECK_PASSPHRASE": "passphrase-Qw93"]
+        try signIn()
+        let exec = try run("exec", "work", "--", "env", env: secrets)
+        #expect(exec.status == 0, "\(exec.stderr)")
+        #expect(exec.stdout.contains("AUTHDECK_TOKEN="), "the child gets its token")
+        for (name, value) in secrets {
+            #expect(!exec.stdout.contains(value), "the exec child saw \(name)")
+        }
+        // watch renews the 5-second token and runs the hook with the same variables set.
+        try idp.admin("lifetimes", #"{"access_token":5}"#)
+        try signIn()
+        var environment = runner.environment
+        environment.merge(secrets) { _, new in new }
+        let watch = try LiveProcess(runner.executable, ["watch", "--max-interval", "2"], environment: environment)
+        defer {
+            kill(watch.pid, SIGTERM)
+            _ = try? watch.wait(timeout: 10)
+        }
+        try waitUntil("the on_renewed hook runs") {
+            ((try? String(contentsOfFile: home.file("hook.env"), encoding: .utf8)) ?? "").contains("AUTHDECK_EVENT=")
+        }
+        let hookEnv = try String(contentsOfFile: home.file("hook.env"), encoding: .utf8)
+        #expect(hookEnv.contains("AUTHDECK_ACCOUNT=work/"))
+        for (name, value) in secrets {
+            #expect(!hookEnv.contains(value), "the hook saw \(name)")
+        }
     }
 
     // MARK: watch

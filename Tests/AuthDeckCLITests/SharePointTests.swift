@@ -60,6 +60,33 @@ import AuthDeckTestSupport
         #expect(sp.stderr.contains("Using the Azure AD account taro@contoso.com"))
     }
 
+    /// GETs the emulator's Graph-like `/api/me` with `token` as curl would; returns the status.
+    func graphStatus(token: String) throws -> String {
+        try EmulatorProcess.curl(["-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Authorization: Bearer \(token)", "\(idp.url)/api/me"])
+    }
+
+    /// Attack 3: after `login sp-intranet` the Azure AD account also holds a token for the
+    /// site's audience, and `token work` printed it (it lived longest), so Graph scripts got 401
+    /// and `request`'s renew-on-401 resent it. With no `--scope` only a token of the provider's
+    /// configured scopes is used; the site's is used when asked for by scope.
+    @Test func tokenWorkAfterASharePointSignInIsNotTheSharePointToken() throws {
+        try signInModern()
+        // The site's token is the newest and longest-living one the account holds.
+        _ = try run("cookies", "sp-intranet")
+        for attempt in ["authdeck-full", "the front"] {
+            let token = try run("token", "work")
+            #expect(token.status == 0, "\(attempt): \(token.stderr)")
+            #expect(try graphStatus(token: token.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) == "200",
+                    "\(attempt): `token work` must print a token Graph accepts")
+        }
+        let site = try run("token", "work", "--scope", "https://contoso.sharepoint.com/.default")
+        #expect(site.status == 0, "\(site.stderr)")
+        #expect(try graphStatus(token: site.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) == "401", "asked for by scope: the site's token")
+        let request = try run("request", "work", "\(idp.url)/api/me")
+        #expect(request.status == 0, "\(request.stderr)")
+        #expect(request.stdout.contains("\"user\":\"taro@contoso.com\""))
+    }
+
     @Test func modernCookiesFromTheAzureAccountWorkWithCurl() throws {
         try signInModern()
         let jar = try run("cookies", "sp-intranet")

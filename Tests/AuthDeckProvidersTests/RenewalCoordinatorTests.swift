@@ -67,6 +67,63 @@ import AuthDeckPlatform
         #expect(try store.account(id: account.account.id)?.credentials.refreshToken == saved.credentials.refreshToken)
     }
 
+    /// Attack 2: a commit that fails after the provider has spent a one-use refresh token (a
+    /// full disk) lost the account while saying "nothing was changed". The new tokens are kept
+    /// sealed in the space reserved before the token was spent, and the next opening commits them.
+    @Test func aCommitFailingAfterTheRefreshTokenWasSpentKeepsTheNewTokensForTheNextCommand() async throws {
+        let (store, account, renewer) = try setUp()
+        let adapter = ScriptedAdapter { _ in
+            // The server has rotated the token; now the store cannot be written (as on a full disk).
+            try store.write { db in
+                try db.execute(sql: "CREATE TRIGGER full BEFORE INSERT ON refresh_tokens BEGIN SELECT RAISE(FAIL, 'database or disk is full'); END")
+            }
+            return self.fresh("rescued-at", refresh: "rescued-rt")
+        }
+        do {
+            _ = try await renewer.renew(account.account.id, with: adapter)
+            Issue.record("the failed commit must be reported")
+        } catch let failure as AuthFailure {
+            #expect(failure.code == "rescued", "\(failure)")
+            #expect(!failure.remedy.contains("nothing was changed"), "a grant was spent: \(failure.remedy)")
+            #expect(failure.remedy.contains(".rescue-"), "\(failure.remedy)")
+        }
+        #expect(try store.account(id: account.account.id)?.credentials.refreshToken == account.credentials.refreshToken)
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains(".rescue-") }
+        #expect(files.count == 1)
+        for file in files {
+            let bytes = try #require(FileManager.default.contents(atPath: dir.file(file)))
+            #expect(bytes.range(of: Data("rescued-rt".utf8)) == nil, "sealed, not in clear")
+            #expect(((try FileManager.default.attributesOfItem(atPath: dir.file(file))[.posixPermissions]) as? Int) == 0o600)
+        }
+        try store.write { db in try db.execute(sql: "DROP TRIGGER full") }
+        // The next command opens the store and commits what was kept.
+        let next = try DeckStore.open(StoreLocation(databasePath: dir.file("s.db"), keyFilePath: dir.file("k")), clock: clock)
+        let saved = try #require(try next.account(id: account.account.id))
+        #expect(saved.credentials.refreshToken?.value == Secret("rescued-rt"))
+        #expect(saved.credentials.refreshToken?.generation == account.credentials.refreshToken!.generation + 1)
+        #expect(saved.credentials.usableAccessToken(for: [], at: clock.now(), skew: .seconds(60))?.value == Secret("rescued-at"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains(".rescue-") }.isEmpty)
+    }
+
+    /// A reservation left by a process killed mid-renewal is removed by the next opening; one
+    /// whose process still runs (a renewal in flight) is left alone.
+    @Test func aReservationOfAKilledProcessIsRemovedAndOneInFlightKept() throws {
+        _ = try setUp()
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/bin/true")
+        try child.run()
+        child.waitUntilExit()
+        let dead = dir.file("s.db.rescue-\(child.processIdentifier)-0")
+        let live = dir.file("s.db.rescue-\(getpid())-0")
+        for file in [dead, live] {
+            #expect(FileManager.default.createFile(atPath: file, contents: Data(count: 4096), attributes: [.posixPermissions: 0o600]))
+            chmod(file, 0o600)
+        }
+        _ = try DeckStore.open(StoreLocation(databasePath: dir.file("s.db"), keyFilePath: dir.file("k")), clock: clock)
+        #expect(!FileManager.default.fileExists(atPath: dead))
+        #expect(FileManager.default.fileExists(atPath: live))
+    }
+
     @Test func aTransientFailureChangesNothingButTheAuditTrail() async throws {
         let (store, account, renewer) = try setUp()
         let adapter = ScriptedAdapter { _ in throw AuthFailure(.transient, code: "http 503", remedy: "down") }

@@ -19,6 +19,20 @@ import AuthDeckTestSupport
         #expect(config.pruneSettings.unusedAfter == .days(90))
     }
 
+    /// Attack 4: a NUL byte made toml++ drop everything after it — providers and `[hooks]`
+    /// vanished with exit 0. It is refused wherever it is, with its line and column.
+    @Test func aNULByteAnywhereInConfigTomlIsRefusedWithItsLineAndColumn() throws {
+        let cases: [(String, String)] = [
+            ("clock_skew = \"60s\"\n\0\n[[provider]]\nid = \"work\"\nkind = \"azuread\"\n", "line 2, column 1"),
+            ("[[provider]]\nid = \"wo\0rk\"\nkind = \"azuread\"\n", "line 2, column 9"),
+            ("# 日本\0\n[hooks]\non_renewed = \"true\"\n", "line 1, column 5"),
+        ]
+        for (toml, location) in cases {
+            #expect(message(toml) == "/home/u/.config/authdeck/config.toml: \(location): a NUL byte; TOML text cannot hold one (remove it: everything after it would be lost)",
+                    "\(toml.debugDescription)")
+        }
+    }
+
     func message(_ toml: String) -> String {
         do {
             _ = try ConfigLoader.parse(toml, path: "/home/u/.config/authdeck/config.toml")

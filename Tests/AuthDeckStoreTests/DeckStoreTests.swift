@@ -2,7 +2,7 @@ import Testing
 import Foundation
 import GRDB
 import AuthDeckCore
-import AuthDeckStore
+@testable import AuthDeckStore
 import AuthDeckTestSupport
 import AuthDeckPlatform
 
@@ -62,15 +62,23 @@ import AuthDeckPlatform
         }
     }
 
-    @Test func warnsAboutLooseModes() throws {
+    @Test func refusesLooseModesAndWarnsAboutAListableDirectory() throws {
         let dir = TempDirectory()
         let loc = location(dir)
         _ = try DeckStore.open(loc, clock: clock)
         chmod(loc.databasePath, 0o644)
+        #expect(throws: StoreError.io(path: loc.databasePath, detail: "store mode is 0644: other users could read or replace it, so authdeck will not use it; fix it with: chmod 600 \(loc.databasePath)")) {
+            try DeckStore.open(loc, clock: clock)
+        }
+        chmod(loc.databasePath, 0o600)
         chmod(loc.keyFilePath, 0o640)
-        let again = try DeckStore.open(loc, clock: clock)
-        #expect(again.warnings.count == 2)
-        #expect(again.warnings.allSatisfy { $0.contains("0600") })
+        #expect(throws: StoreError.io(path: loc.keyFilePath, detail: "key file mode is 0640: other users could read or replace it, so authdeck will not use it; fix it with: chmod 600 \(loc.keyFilePath)")) {
+            try DeckStore.open(loc, clock: clock)
+        }
+        chmod(loc.keyFilePath, 0o600)
+        chmod(dir.file("data"), 0o755)
+        let listable = try DeckStore.open(loc, clock: clock)
+        #expect(listable.warnings == ["\(dir.file("data")): directory mode is 0755: other users can list it; authdeck expects 0700 (chmod 700 \(dir.file("data")))"])
     }
 
     @Test func roundTripsEveryCredentialKind() throws {
@@ -219,6 +227,63 @@ import AuthDeckPlatform
         #expect(throws: StoreError.self) { try store.accounts(includeQuarantined: false) }
     }
 
+    /// Attack 10: an access token's sealing bound only its row, so its account, scopes and
+    /// expiry could be edited in the database and the token still opened.
+    @Test func anAccessTokenMovedToAnotherAccountOrGivenOtherScopesOrExpiryDoesNotOpen() throws {
+        let edits = [
+            "UPDATE access_tokens SET account_id = 'work/0000a002' WHERE id = 'at-valid'",
+            "UPDATE access_tokens SET scopes = 'https://graph.microsoft.com/.default Mail.Send' WHERE id = 'at-valid'",
+            "UPDATE access_tokens SET expires_at = expires_at + 86400 WHERE id = 'at-valid'",
+            "UPDATE access_tokens SET expires_at = NULL WHERE id = 'at-valid'",
+            "UPDATE access_tokens SET requested_scopes = 'https://contoso.sharepoint.com/.default' WHERE id = 'at-valid'",
+        ]
+        for edit in edits {
+            let dir = TempDirectory()
+            let store = try DeckStore.open(location(dir), clock: clock)
+            let fixture = DeckFixture(now: clock.now())
+            for stored in fixture.accounts.prefix(2) { try store.insert(stored) }
+            try store.write { db in
+                try db.execute(sql: "DELETE FROM access_tokens WHERE id = 'at-soon'")
+                try db.execute(sql: edit)
+            }
+            #expect(throws: StoreError.self, "\(edit)") { try store.accounts(includeQuarantined: false) }
+        }
+    }
+
+    /// A store sealed before the binding (version 1) is re-sealed when opened, in one
+    /// transaction: every token reads back, and the binding then holds.
+    @Test func aVersionOneStoreIsResealedOnOpen() throws {
+        let dir = TempDirectory()
+        let loc = location(dir)
+        let fixture = DeckFixture(now: clock.now())
+        do {
+            let store = try DeckStore.open(loc, clock: clock)
+            for stored in fixture.accounts { try store.insert(stored) }
+            // What a version-1 store holds: tokens sealed to their row alone, no record of re-sealing.
+            try store.write { db in
+                for row in try Row.fetchAll(db, sql: "SELECT id, account_id, sealed_value, scopes, expires_at, requested_scopes FROM access_tokens") {
+                    let id: String = row[0]
+                    let plain = try store.box.open(Array(row[2] as Data), context: SealingContext.accessToken(
+                        id, account: row[1], scopes: row[3], requested: row[5], expiresAt: row[4]))
+                    try db.execute(sql: "UPDATE access_tokens SET sealed_value = ? WHERE id = ?",
+                                   arguments: [Data(try store.box.seal(plain, context: SealingContext.accessTokenV1(id))), id])
+                }
+                try db.execute(sql: "DELETE FROM meta WHERE key = ?", arguments: [DeckStore.accessTokenSealingKey])
+            }
+        }
+        let store = try DeckStore.open(loc, clock: clock)
+        let read = try store.accounts(includeQuarantined: false)
+        let want = fixture.accounts.filter { $0.account.quarantinedAt == nil }
+        let readValues: [String] = read.flatMap { $0.credentials.accessTokens.map { $0.value.exposedValue } }.sorted()
+        let wantValues: [String] = want.flatMap { $0.credentials.accessTokens.map { $0.value.exposedValue } }.sorted()
+        #expect(!readValues.isEmpty)
+        #expect(readValues == wantValues)
+        try store.write { db in
+            try db.execute(sql: "UPDATE access_tokens SET account_id = 'work/0000a002' WHERE id = 'at-valid'")
+        }
+        #expect(throws: StoreError.self) { try store.accounts(includeQuarantined: false) }
+    }
+
     @Test func refusesGarbageAndLeavesItUntouched() throws {
         let dir = TempDirectory()
         let loc = location(dir)
@@ -299,12 +364,14 @@ import AuthDeckPlatform
         let other = TempDirectory()
         _ = try DeckStore.open(location(other), clock: clock)
         _ = FileManager.default.createFile(atPath: loc.keyFilePath, contents: bytes(location(other).keyFilePath))
+        chmod(loc.keyFilePath, 0o600)
         #expect(throws: StoreError.keyMismatch(keyPath: loc.keyFilePath, storePath: loc.databasePath)) {
             try DeckStore.open(loc, clock: clock)
         }
         // The right key still opens it.
         try FileManager.default.removeItem(atPath: loc.keyFilePath)
         _ = FileManager.default.createFile(atPath: loc.keyFilePath, contents: goodKey)
+        chmod(loc.keyFilePath, 0o600)
         _ = try DeckStore.open(loc, clock: clock)
     }
 
@@ -374,7 +441,7 @@ import AuthDeckPlatform
         _ = try DeckStore.open(loc, clock: clock)
         let queue = try DatabaseQueue(path: loc.databasePath)
         let names = try queue.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
-        #expect(names == ["001-initial", "002-provider-secrets"])
+        #expect(names == ["001-initial", "002-provider-secrets", "003-access-token-requested-scopes"])
         let appID = try queue.read { db in try Int32.fetchOne(db, sql: "PRAGMA application_id") }
         #expect(appID == 0x4144_4B31)
     }

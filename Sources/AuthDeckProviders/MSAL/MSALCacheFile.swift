@@ -38,11 +38,23 @@ public struct MSALCacheFile: Sendable {
     }
 
     /// Holds `FILE.lockfile` exclusively while `body` runs, retrying until `timeout`.
+    ///
+    /// The lock file is opened without following a link and must be a regular file; it is only
+    /// locked, never written or truncated (a link planted there once made authdeck empty its
+    /// target and write a PID into it).
     public func withLock<T>(timeout: Double, _ body: () throws -> T) throws -> T {
         let lockPath = path + ".lockfile"
-        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw FileError(description: "\(lockPath): cannot open the lock file: \(String(cString: strerror(errno)))") }
+        let fd = open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            let reason = errno == ELOOP ? "is a symbolic link; authdeck does not follow it — remove it (MSAL makes a new one)"
+                : "cannot open the lock file: \(String(cString: strerror(errno)))"
+            throw FileError(description: "\(lockPath): \(reason); nothing was changed")
+        }
         defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
+            throw FileError(description: "\(lockPath): is not a regular file; authdeck locks only a regular lock file — nothing was changed")
+        }
         let deadline = Date().addingTimeInterval(timeout)
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK, Date() < deadline else {
@@ -51,9 +63,6 @@ public struct MSALCacheFile: Sendable {
             usleep(100_000)
         }
         defer { flock(fd, LOCK_UN) }
-        let pid = Array("\(getpid())".utf8)
-        _ = ftruncate(fd, 0)
-        _ = pid.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         return try body()
     }
 

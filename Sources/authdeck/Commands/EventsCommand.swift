@@ -38,7 +38,7 @@ struct EventsCommand: AsyncParsableCommand {
             switch AccountMatcher.resolve(account, in: all) {
             case .found(let a): accountId = a.id
             case .ambiguous(let list):
-                throw CLIError.usage("\"\(account)\" matches \(list.count) accounts: \(list.map(\.id).joined(separator: ", "))")
+                throw CLIError.usage("\"\(TerminalText.inert(account))\" matches \(list.count) accounts: \(list.map(\.id).joined(separator: ", "))")
             case .notFound: accountId = account
             }
         }

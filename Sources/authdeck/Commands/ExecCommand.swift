@@ -85,7 +85,7 @@ struct ExecCommand: AsyncParsableCommand {
         defer { jar?.remove() }
         if let jar { variables["AUTHDECK_COOKIE_JAR"] = jar.path }
 
-        var environment = context.environment.filter { !$0.key.hasPrefix("AUTHDECK_TOKEN") && $0.key != "AUTHDECK_COOKIE_JAR" }
+        var environment = ChildEnvironment.scrubbed(context.environment, providers: config.providers)
         environment.merge(variables) { _, new in new }
         let status = try await Self.runForwardingSignals(command, environment: environment)
         jar?.remove()

@@ -27,7 +27,7 @@ struct ImportCookiesCommand: AsyncParsableCommand {
         let config = try context.loadConfig()
         guard let profile = config.provider(provider) else { throw CLIError.unknownProvider(provider, in: config) }
         guard profile.kind == .sharepoint, let site = profile.options["site"] else {
-            throw CLIError.usage("provider \"\(provider)\" is not a sharepoint provider with options.site; cookies are imported into those")
+            throw CLIError.usage("provider \"\(TerminalText.inert(provider))\" is not a sharepoint provider with options.site; cookies are imported into those")
         }
         guard let head = FileHandle(forReadingAtPath: file).map({ h in defer { try? h.close() }; return (try? h.read(upToCount: 16)) ?? Data() }) else {
             throw CLIError.failure("\(file): cannot read the file")

@@ -22,7 +22,7 @@ struct ImportMSALCommand: AsyncParsableCommand {
         let context = DeckContext(global)
         let config = try context.loadConfig()
         guard let profile = config.provider(provider), profile.kind == .azuread, let clientId = profile.clientId else {
-            throw CLIError.usage("\"\(provider)\" is not an azuread provider with a client_id in \(config.path)")
+            throw CLIError.usage("\"\(TerminalText.inert(provider))\" is not an azuread provider with a client_id in \(config.path)")
         }
         let cache: MSALCache
         do { cache = try MSALCacheFile(path: file ?? MSALCommand.defaultPath(context.environment)).read() } catch let e as MSALCacheFile.FileError {

@@ -45,7 +45,7 @@ struct LoginCommand: AsyncParsableCommand {
         let offered = adapter.capabilities.flows
         let chosen = flow.flatMap { SignInFlow(rawValue: $0.rawValue) } ?? adapter.profile.flow ?? offered.first ?? .device
         guard offered.contains(chosen) || chosen == .assertion else {
-            throw CLIError.usage("provider \"\(provider)\" does not offer --\(chosen.rawValue) (it offers: \(offered.map { "--\($0.rawValue)" }.joined(separator: ", ")))")
+            throw CLIError.usage("provider \"\(TerminalText.inert(provider))\" does not offer --\(chosen.rawValue) (it offers: \(offered.map { "--\($0.rawValue)" }.joined(separator: ", ")))")
         }
         if adapter.profile.kind == .oam, chosen == .password || offline || auto {
             return try await oamLogin(adapter, context: context, store: store)

@@ -101,8 +101,8 @@ struct PruneCommand: AsyncParsableCommand {
             ids = try accounts.map { query in
                 switch AccountMatcher.resolve(query, in: quarantined) {
                 case .found(let a): return a.id
-                case .ambiguous(let list): throw CLIError.usage("\"\(query)\" matches \(list.count) quarantined accounts: \(list.map(\.id).joined(separator: ", "))")
-                case .notFound: throw CLIError.usage("no quarantined account matches \"\(query)\"")
+                case .ambiguous(let list): throw CLIError.usage("\"\(TerminalText.inert(query))\" matches \(list.count) quarantined accounts: \(list.map(\.id).joined(separator: ", "))")
+                case .notFound: throw CLIError.usage("no quarantined account matches \"\(TerminalText.inert(query))\"")
                 }
             }
         }

@@ -13,7 +13,7 @@ import Glibc
 /// Why not `curl -H "Authorization: Bearer $(authdeck token …)"`: that puts the token in
 /// curl's argv (visible in `ps`), cannot renew when the server rejects a token that looked
 /// valid, and follows redirects with the header attached. The body streams to stdout or
-/// `-o FILE`; with `--include` the status and headers go to stderr (Set-Cookie values hidden).
+/// `-o FILE` (replaced only when the request succeeds); with `--include` the status and headers go to stderr (Set-Cookie values hidden).
 /// Exit status: 0 for a 2xx/3xx answer, 1 for another 4xx, 4 for 429/5xx or a network
 /// failure, 3 when only an interactive sign-in can help.
 struct RequestCommand: AsyncParsableCommand {
@@ -30,7 +30,7 @@ struct RequestCommand: AsyncParsableCommand {
     @Option(name: [.customShort("d"), .customLong("data")], help: ArgumentHelp("The request body.", valueName: "data")) var data: String?
     @Option(name: .customLong("data-file"), help: ArgumentHelp("Read the body from a file (- for stdin).", valueName: "path"))
     var dataFile: String?
-    @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp("Write the body to this file (mode 0600) instead of stdout.", valueName: "path"))
+    @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp("Write the body to this file instead of stdout (replaced only on success; a new file gets mode 0600).", valueName: "path"))
     var output: String?
     @Flag(name: [.customShort("i"), .customLong("include")], help: "Print the status line and headers to stderr.") var include = false
     @Option(name: .long, parsing: .singleValue, help: ArgumentHelp("Scope the token must carry (repeatable).", valueName: "scope"))
@@ -84,7 +84,6 @@ struct RequestCommand: AsyncParsableCommand {
         let outcome: ResourceRequester.Outcome
         do {
             outcome = try await requester.send(request, accountId: stored.account.id, output: sink.write)
-            try sink.finish()
         } catch let failure as AuthFailure {
             sink.abandon()
             var error = CLIError.from(failure, account: stored.account.id)
@@ -95,9 +94,16 @@ struct RequestCommand: AsyncParsableCommand {
         } catch let error as HTTPError {
             sink.abandon()
             throw CLIError(message: error.description, status: error.isTransient ? ExitStatus.transient : ExitStatus.failure)
+        } catch {
+            sink.abandon()
+            throw error
         }
-        try? store.touch(accountId: stored.account.id, at: context.clock.now())
         let response = outcome.response
+        // An error answer's body is not the file the caller asked for: the old content stays.
+        let succeeded = (200..<400).contains(response.status)
+        if succeeded { try sink.finish() } else { sink.abandon() }
+        let kept = succeeded ? "" : output.map { "; \($0) was left as it was" } ?? ""
+        try? store.touch(accountId: stored.account.id, at: context.clock.now())
         if include {
             if outcome.renewed { Output.note("* the server asked for new credentials: \(stored.account.id) was renewed and the request sent again") }
             if outcome.hops.count > 1 { Output.note("* followed \(outcome.hops.count - 1) redirect(s) to \(outcome.hops.last!)") }
@@ -111,10 +117,10 @@ struct RequestCommand: AsyncParsableCommand {
         switch response.status {
         case 200..<400: return
         case 429, 500...:
-            Output.error("\(url) answered HTTP \(response.status)")
+            Output.error("\(url) answered HTTP \(response.status)\(kept)")
             throw ExitCode(ExitStatus.transient)
         default:
-            Output.error("\(url) answered HTTP \(response.status)")
+            Output.error("\(url) answered HTTP \(response.status)\(kept)")
             throw ExitCode(ExitStatus.failure)
         }
     }

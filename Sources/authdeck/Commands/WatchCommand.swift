@@ -82,7 +82,7 @@ struct Watcher {
                                  silentRenewal: { s in profiles[s.account.providerId].map { ProviderCapabilities.renewsWithoutRefreshToken($0, s.credentials) } ?? false })
         let byId = Dictionary(assessment.entries.map { ($0.stored.account.id, $0) }, uniquingKeysWith: { a, _ in a })
         for entry in assessment.entries where entry.state.isUsable { toldNeedsSignIn.remove(entry.stored.account.id) }
-        let hooks = HookRunner(environment: context.environment)
+        let hooks = HookRunner(environment: ChildEnvironment.scrubbed(context.environment, providers: config.providers))
         var next = plan.nextCheck
         var due: [StoredAccount] = []
         for step in plan.steps {
@@ -127,7 +127,9 @@ struct Watcher {
                 let until = context.clock.now() + wait
                 backoff[id] = (until, failures)
                 next = min(next ?? until, until)
-                log("\(id) was not renewed (\(failure.description)); nothing was changed, trying again in \(wait.seconds) s")
+                // Once a grant was spent (its result kept in a rescue file, or lost) something did change.
+                let unchanged = ["rescued", "lost"].contains(failure.code) ? "" : "; nothing was changed"
+                log("\(id) was not renewed (\(failure.description))\(unchanged), trying again in \(wait.seconds) s")
             }
         }
         return next

@@ -3,22 +3,74 @@ import Foundation
 import Glibc
 #endif
 
-/// Where `authdeck request` writes a response body: stdout, or a file created mode 0600 (a
-/// response fetched with a credential is often private) that is removed again when the
-/// request fails, so a failed download never looks like a finished one.
+/// Where `authdeck request` writes a response body: stdout, a device or FIFO written straight
+/// through, or a regular file replaced only when the request succeeds.
+///
+/// A file is downloaded into a new private file beside it (beside a symlink's target) and
+/// renamed over it on success, so a failed request or an error answer leaves the old content
+/// in place; on failure only that new file is removed. A non-regular file is never truncated
+/// or removed.
 final class OutputFile: @unchecked Sendable {
     let path: String?
     let fd: Int32
+    /// The file the body goes to before it is renamed over `destination`; nil when written straight through.
+    let staged: String?
+    /// The regular file to replace (a symlink's target, so the link stays a link).
+    let destination: String?
 
     init(path: String?) throws {
         self.path = path
         guard let path else {
             fd = STDOUT_FILENO
+            staged = nil
+            destination = nil
             return
         }
-        let opened = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard opened >= 0 else { throw CLIError.failure("-o \(path): \(String(cString: strerror(errno)))") }
+        func failure(_ what: String) -> CLIError { CLIError.failure("-o \(path): \(what)") }
+        var info = stat()
+        var target = path
+        var mode: mode_t = 0o600
+        if lstat(path, &info) == 0 {
+            if info.st_mode & S_IFMT == S_IFLNK {
+                guard let real = realpath(path, nil) else {
+                    throw failure("a symbolic link to something that does not exist (\(String(cString: strerror(errno)))); name a file or a new path")
+                }
+                target = String(cString: real)
+                free(real)
+                guard stat(target, &info) == 0 else { throw failure(String(cString: strerror(errno))) }
+            }
+            switch info.st_mode & S_IFMT {
+            case S_IFREG:
+                mode = info.st_mode & 0o7777
+            case S_IFDIR:
+                throw failure("a directory; name a file")
+            default:
+                // /dev/null, a terminal, a FIFO: written to as they are, never truncated or removed.
+                let opened = open(target, O_WRONLY | O_NOCTTY | O_CLOEXEC)
+                guard opened >= 0 else { throw failure(String(cString: strerror(errno))) }
+                fd = opened
+                staged = nil
+                destination = nil
+                return
+            }
+        } else if errno != ENOENT {
+            throw failure(String(cString: strerror(errno)))
+        }
+        let slash = target.lastIndex(of: "/")
+        let directory = slash.map { String(target[..<$0]) } ?? "."
+        let name = slash.map { String(target[target.index(after: $0)...]) } ?? target
+        let stagedPath = "\(directory.isEmpty ? "" : directory)/.\(name).authdeck-\(String(UInt64.random(in: 0...UInt64.max), radix: 36))"
+        let opened = open(stagedPath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard opened >= 0 else { throw failure("cannot create a file beside it (\(String(cString: strerror(errno))))") }
+        guard fchmod(opened, mode) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(opened)
+            unlink(stagedPath)
+            throw failure(reason)
+        }
         fd = opened
+        staged = stagedPath
+        destination = target
     }
 
     /// Writes all of `chunk`; false when the output is gone (a closed pipe, a full disk).
@@ -36,14 +88,24 @@ final class OutputFile: @unchecked Sendable {
         }
     }
 
+    /// Puts the finished body in place: the new file is flushed and renamed over the old one.
     func finish() throws {
         guard let path else { return }
-        if fsync(fd) != 0 || close(fd) != 0 { throw CLIError.failure("-o \(path): \(String(cString: strerror(errno)))") }
+        guard let staged, let destination else {
+            close(fd)
+            return
+        }
+        if fsync(fd) != 0 || close(fd) != 0 || rename(staged, destination) != 0 {
+            let reason = String(cString: strerror(errno))
+            unlink(staged)
+            throw CLIError.failure("-o \(path): \(reason); the file was left as it was")
+        }
     }
 
+    /// Drops what was downloaded; the file at the path is left as it was.
     func abandon() {
-        guard let path else { return }
+        guard path != nil else { return }
         close(fd)
-        unlink(path)
+        if let staged { unlink(staged) }
     }
 }

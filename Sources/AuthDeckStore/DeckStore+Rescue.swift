@@ -1,0 +1,172 @@
+import Foundation
+import AuthDeckCore
+import AuthDeckPlatform
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Renewal rescue files: where a renewal's result goes when its commit fails.
+///
+/// The file is reserved (created beside the store, mode 0600, its blocks allocated) before the
+/// refresh token is spent, so a disk that fills meanwhile cannot stop the new tokens from
+/// being kept. They are sealed under the data key (bound to the account) and committed, with
+/// the usual generation check, by the next process that opens the store.
+extension DeckStore {
+    /// Room for one account's credentials, sealed.
+    static let rescueBytes: off_t = 256 << 10
+    static let rescueMagic = Array("ADRESCU1".utf8)
+
+    public func reserveRenewalRescue(accountId: String) throws -> RenewalRescue {
+        // The pid in the name lets the next opening remove a reservation whose process was killed.
+        let path = location.databasePath + ".rescue-\(getpid())-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
+        let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            throw StoreError.io(path: path, detail: "cannot set aside room for the renewal (\(String(cString: strerror(errno)))); "
+                                + "the refresh token was not used, nothing was changed")
+        }
+        defer { close(fd) }
+        let rc = posix_fallocate(fd, 0, Self.rescueBytes)
+        guard rc == 0 else {
+            unlink(path)
+            let reason = rc == ENOSPC ? "the disk is full" : String(cString: strerror(rc))
+            throw StoreError.io(path: location.databasePath, detail: "\(reason): no room to keep a renewal's result, so the refresh token "
+                                + "was not used; nothing was changed — free some space and try again")
+        }
+        return RenewalRescue(path: path)
+    }
+
+    public func keepInRescue(_ rescue: RenewalRescue, credentials: Credentials, accountId: String, expectedGeneration: Int?,
+                             event: DeckEvent) throws {
+        var record: [String: Any] = ["account": accountId, "credentials": Self.encode(credentials), "detail": event.detail]
+        if let expectedGeneration { record["generation"] = expectedGeneration }
+        let plain = try JSONSerialization.data(withJSONObject: record)
+        let sealed = try box.seal(Array(plain), context: Self.rescueContext(accountId))
+        let length = UInt32(sealed.count)
+        let bytes = Self.rescueMagic + withUnsafeBytes(of: length.bigEndian) { Array($0) } + Array(accountId.utf8.count.description.utf8)
+            + [0x0a] + Array(accountId.utf8) + sealed
+        let fd = Glibc.open(rescue.path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { throw StoreError.io(path: rescue.path, detail: String(cString: strerror(errno))) }
+        defer { close(fd) }
+        let written = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+        guard written == bytes.count, fsync(fd) == 0 else {
+            throw StoreError.io(path: rescue.path, detail: "cannot write the renewal's result: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    public func discardRenewalRescue(_ rescue: RenewalRescue) {
+        unlink(rescue.path)
+    }
+
+    /// The associated data of a rescue file's contents.
+    static func rescueContext(_ accountId: String) -> String { "authdeck/v1/rescue/\(accountId)" }
+
+    /// Commits what rescue files beside the store hold and removes them; returns warnings for
+    /// those that cannot be committed yet (the disk still full). A reservation never written
+    /// is removed once it is older than any renewal could be.
+    static func commitRescues(_ location: StoreLocation, store: DeckStore) -> [String] {
+        let path = location.databasePath
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { String(path[..<$0]) } ?? "."
+        let prefix = (slash.map { String(path[path.index(after: $0)...]) } ?? path) + ".rescue-"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "/" : directory) else { return [] }
+        var warnings: [String] = []
+        for name in names where name.hasPrefix(prefix) {
+            let file = (directory.isEmpty ? "" : directory) + "/" + name
+            do {
+                if try store.commitRescue(file) == false { continue }
+                unlink(file)
+            } catch {
+                warnings.append("\(file): renewed tokens kept while the disk was full could not be saved yet (\(error)); "
+                                + "do not delete this file: the next command tries again")
+            }
+        }
+        return warnings
+    }
+
+    /// Commits one rescue file; false when it is a reservation still in use (leave it).
+    func commitRescue(_ file: String) throws -> Bool {
+        guard let st = try FileSafety.regularFile(file, what: "rescue file") else { return false }
+        guard st.st_uid == geteuid(), st.st_mode & 0o077 == 0 else {
+            throw StoreError.io(path: file, detail: "not a private file of yours; authdeck does not read it")
+        }
+        let fd = Glibc.open(file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { throw StoreError.io(path: file, detail: String(cString: strerror(errno))) }
+        var data = [UInt8](repeating: 0, count: Int(st.st_size))
+        let n = data.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        guard n == data.count else { throw StoreError.io(path: file, detail: "cannot read it") }
+        guard data.count >= 12, Array(data[0..<8]) == Self.rescueMagic else {
+            // Reserved, never written: a renewal in flight (left alone), or one whose process was killed.
+            let pid = file.components(separatedBy: ".rescue-").last?.split(separator: "-").first.flatMap { pid_t($0) }
+            let gone = pid.map { kill($0, 0) != 0 && errno == ESRCH } ?? true
+            return gone || Int64(time(nil)) - Int64(st.st_mtim.tv_sec) > 600
+        }
+        let length = Int(data[8..<12].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+        guard let newline = data[12...].firstIndex(of: 0x0a), let idLength = Int(String(decoding: data[12..<newline], as: UTF8.self)),
+              newline + 1 + idLength + length <= data.count else {
+            throw StoreError.io(path: file, detail: "a damaged rescue file")
+        }
+        let accountId = String(decoding: data[(newline + 1)..<(newline + 1 + idLength)], as: UTF8.self)
+        let sealed = Array(data[(newline + 1 + idLength)..<(newline + 1 + idLength + length)])
+        let plain = try box.open(sealed, context: Self.rescueContext(accountId))
+        guard let record = try JSONSerialization.jsonObject(with: Data(plain)) as? [String: Any],
+              record["account"] as? String == accountId, let encoded = record["credentials"] as? [String: Any],
+              let credentials = Self.decode(encoded) else {
+            throw StoreError.io(path: file, detail: "a damaged rescue file")
+        }
+        let detail = (record["detail"] as? String ?? "renewed") + " (saved from \(file) after a full disk)"
+        let event = DeckEvent(at: clock.now(), kind: .refreshed, accountId: accountId, detail: detail)
+        if try !commitRenewal(credentials, accountId: accountId, expectedGeneration: record["generation"] as? Int, event: event) {
+            // The account changed since (another commit of the same renewal, a sign-in): that is newer.
+            try? append(DeckEvent(at: clock.now(), kind: .refreshFailed, accountId: accountId,
+                                  detail: "a renewal kept in \(file) was not applied: the account changed since"))
+        }
+        return true
+    }
+
+    static func encode(_ c: Credentials) -> [String: Any] {
+        func time(_ i: Instant?) -> Any { i.map { NSNumber(value: $0.secondsSinceEpoch) } ?? NSNull() }
+        var out: [String: Any] = [
+            "access_tokens": c.accessTokens.map { t -> [String: Any] in
+                ["id": t.id, "value": t.value.exposedValue, "scopes": t.scopes, "requested": t.requestedScopes,
+                 "type": t.tokenType, "obtained": time(t.obtainedAt), "expires": time(t.expiresAt)]
+            },
+            "claims": c.idTokenClaims,
+            "cookies": c.cookies.map { k -> [String: Any] in
+                ["id": k.id, "name": k.name, "value": k.value.exposedValue, "domain": k.domain, "path": k.path,
+                 "expires": time(k.expiresAt), "secure": k.secure, "http_only": k.httpOnly]
+            },
+            "extras": c.extras.mapValues { $0.exposedValue },
+        ]
+        if let r = c.refreshToken {
+            out["refresh_token"] = ["id": r.id, "value": r.value.exposedValue, "generation": r.generation,
+                                    "obtained": time(r.obtainedAt), "expires": time(r.expiresAt)] as [String: Any]
+        }
+        return out
+    }
+
+    static func decode(_ o: [String: Any]) -> Credentials? {
+        func time(_ v: Any?) -> Instant? { (v as? NSNumber).map { Instant(secondsSinceEpoch: $0.int64Value) } }
+        var c = Credentials()
+        for t in o["access_tokens"] as? [[String: Any]] ?? [] {
+            guard let id = t["id"] as? String, let value = t["value"] as? String, let obtained = time(t["obtained"]) else { return nil }
+            c.accessTokens.append(AccessToken(id: id, value: Secret(value), scopes: t["scopes"] as? [String] ?? [],
+                                              requestedScopes: t["requested"] as? [String] ?? [], tokenType: t["type"] as? String ?? "Bearer",
+                                              obtainedAt: obtained, expiresAt: time(t["expires"])))
+        }
+        if let r = o["refresh_token"] as? [String: Any] {
+            guard let id = r["id"] as? String, let value = r["value"] as? String, let generation = r["generation"] as? Int,
+                  let obtained = time(r["obtained"]) else { return nil }
+            c.refreshToken = RefreshToken(id: id, value: Secret(value), generation: generation, obtainedAt: obtained, expiresAt: time(r["expires"]))
+        }
+        c.idTokenClaims = o["claims"] as? [String: String] ?? [:]
+        for k in o["cookies"] as? [[String: Any]] ?? [] {
+            guard let id = k["id"] as? String, let name = k["name"] as? String, let value = k["value"] as? String,
+                  let domain = k["domain"] as? String else { return nil }
+            c.cookies.append(Cookie(id: id, name: name, value: Secret(value), domain: domain, path: k["path"] as? String ?? "/",
+                                    expiresAt: time(k["expires"]), secure: k["secure"] as? Bool ?? true, httpOnly: k["http_only"] as? Bool ?? true))
+        }
+        c.extras = (o["extras"] as? [String: String] ?? [:]).mapValues { Secret($0) }
+        return c
+    }
+}
