@@ -208,7 +208,7 @@ import AuthDeckPlatform
         try s.send("d")
         try s.waitFor(text: "c sign out and clear the registration")
         try s.send("y")
-        try s.waitFor(text: "Signed out.")
+        try s.waitFor(text: "Signed out wp/taro@contoso.com.")
         let out = try s.waitFor("the row needing a sign-in") { row($0).contains("▲ sign in") && $0.contains("needs sign-in — holds no token; sign in again") }
         #expect(!out.contains("expired") && !out.contains("↻") && !out.contains("renewable"), "\(out)")
         // Signed in again from a script (the username was kept), the open deck shows it.
@@ -218,7 +218,10 @@ import AuthDeckPlatform
         try s.send("d")
         try s.waitFor(text: "c sign out and clear the registration")
         try s.send("c")
-        try s.waitFor("the row gone") { $0.contains("Signed out.") && !$0.contains("taro@contoso.com") }
+        // The message names the account; its table row (username beside the realm) is gone.
+        try s.waitFor("the row gone") { screen in
+            screen.contains("Signed out wp/") && !screen.split(separator: "\n").contains { $0.contains("taro@contoso.com") && $0.contains("DefaultDomain") }
+        }
         try s.send("q")
         try s.waitFor(text: "EXIT=0")
     }
