@@ -50,6 +50,9 @@ import AuthDeckTestSupport
         #expect(r.stderr.contains("sp-intranet/taro@contoso.com is a sharepoint account: it holds cookies, not tokens"), "\(r.stderr)")
         #expect(r.stderr.contains("`authdeck cookies sp-intranet/") && r.stderr.contains("`authdeck request sp-intranet/"), "\(r.stderr)")
         #expect(!r.stderr.contains("scope ;"))
+        // And the other way round: cookies of a token account.
+        let c = try run("cookies", "work")
+        #expect(c.status == 2 && c.stderr.contains("holds tokens, not cookies; use `authdeck token work/"), "\(c.stderr)")
     }
 
     func signInModern() throws {

@@ -21,6 +21,13 @@ struct CookiesCommand: AsyncParsableCommand {
         let now = context.clock.now()
         let cookies = stored.credentials.cookies
         guard stored.credentials.cookiesUsable(at: now, skew: config.statePolicy.clockSkew) else {
+            if cookies.isEmpty, let profile = config.provider(stored.account.providerId), !ProviderCapabilities.of(profile).producesCookies {
+                // The wrong command for the account, as `token` on a cookie account: exit 2.
+                throw CLIError.usage("""
+                    \(TerminalText.inert(stored.account.providerId + "/" + stored.account.username)) is a \(profile.kind.rawValue) account: \
+                    it holds tokens, not cookies; use `authdeck token \(stored.account.id)`, or `authdeck request \(stored.account.id) URL`
+                    """)
+            }
             if cookies.isEmpty {
                 throw CLIError.failure("\(stored.account.id) holds no cookies (it is not a cookie-based account)")
             }
