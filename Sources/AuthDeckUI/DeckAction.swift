@@ -8,7 +8,7 @@ public enum DeckAction: Equatable, Sendable {
     case renewFinished(id: String, failure: String?)
     case signInPrompt(id: String, SignInPrompt)
     /// `account` names a new account added (`provider/username`).
-    case signInFinished(id: String, failure: String?, account: String? = nil)
+    case signInFinished(id: String, failure: String?, account: String? = nil, existing: Bool = false)
     case pruned(count: Int)
     case restored(count: Int)
     case loggedOut(id: String, failure: String?)

@@ -56,16 +56,20 @@ public enum DeckReducer {
                 }
             }
             return []
-        case let .signInFinished(id, failure, account):
+        case let .signInFinished(id, failure, account, existing):
             state.busy.removeValue(forKey: id)
             if isSignInModal(state.modal) { state.modal = nil }
+            // `account` names who actually signed in: a person may pick another user in the
+            // browser or on the device page, and the message must not claim the wrong one.
             if id.hasPrefix("new:") {
                 let provider = String(id.dropFirst(4))
-                state.message = failure.map { "\(provider): \($0)" } ?? account.map { "Added \($0)." } ?? "Added an account to \(provider)."
+                let added = account.map { existing ? "Signed in \($0) again (it was already in the deck)." : "Added \($0)." }
+                state.message = failure.map { "\(provider): \($0)" } ?? added ?? "Added an account to \(provider)."
                 return [.reload]
             }
             let name = state.accountName(id)
-            state.message = failure.map { "\(name): \($0)" } ?? "Signed in \(name)."
+            let other = account.map { "Signed in \($0), another account than \(name), which is unchanged." }
+            state.message = failure.map { "\(name): \($0)" } ?? other ?? "Signed in \(name)."
             return [.reload]
         case .pruned(let n):
             state.message = n == 0 ? "Nothing to prune." : "Pruned \(n) account\(n == 1 ? "" : "s"); press u to undo."

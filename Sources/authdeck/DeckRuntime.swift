@@ -175,9 +175,10 @@ final class DeckRuntime: @unchecked Sendable {
             }
             let flow = adapter.profile.flow ?? adapter.capabilities.flows.first { $0 == .device || $0 == .browser } ?? .device
             let presenter = DeckPresenter(id: id, inbox: inbox)
-            _ = try await SignInCoordinator(store: store, clock: context.clock)
+            let signed = try await SignInCoordinator(store: store, clock: context.clock)
                 .signIn(with: adapter, flow: flow, presenter: presenter, options: SignInOptions(username: stored.account.username))
-            inbox.post(.signInFinished(id: id, failure: nil))
+            let other = signed.account.id == id ? nil : "\(signed.account.providerId)/\(TerminalText.inert(signed.account.username))"
+            inbox.post(.signInFinished(id: id, failure: nil, account: other))
         } catch let f as AuthFailure where interactive {
             inbox.post(.signInFinished(id: id, failure: f.remedy))
         } catch is CancellationError {
@@ -221,13 +222,17 @@ final class DeckRuntime: @unchecked Sendable {
                     ?? (adapter.profile.kind == .sharepoint ? .device : nil) else {
                 return inbox.post(.signInFinished(id: key, failure: "\(provider) signs in with a password: run `authdeck login \(provider) --password`"))
             }
+            let started = context.clock.now()
             let added = try await SignInCoordinator(store: store, clock: context.clock)
                 .signIn(with: adapter, flow: flow, presenter: DeckPresenter(id: key, inbox: inbox), options: SignInOptions())
-            inbox.post(.signInFinished(id: key, failure: nil, account: "\(provider)/\(TerminalText.inert(added.account.username))"))
+            inbox.post(.signInFinished(id: key, failure: nil, account: "\(provider)/\(TerminalText.inert(added.account.username))",
+                                       existing: added.account.createdAt < started))
         } catch let f as AuthFailure {
             inbox.post(.signInFinished(id: key, failure: f.remedy))
+        } catch is CancellationError {
+            inbox.post(.signInFinished(id: key, failure: "cancelled"))
         } catch {
-            inbox.post(.signInFinished(id: key, failure: "\(error)"))
+            inbox.post(.signInFinished(id: key, failure: Self.failureText(error)))
         }
     }
 

@@ -114,6 +114,23 @@ import AuthDeckUI
         #expect(s.busy.isEmpty && s.message == "Added an account to sp.")
     }
 
+    /// The messages name who actually signed in: an existing account signed in again through
+    /// `a`, and a re-sign-in where the person chose another user (the demo approving as taro
+    /// for the stale hanako said "Signed in hanako" while taro's account was the one updated).
+    @Test func signInMessagesNameTheAccountThatSignedIn() {
+        var s = DeckTestState.make(width: 120, height: 40)
+        _ = DeckReducer.reduce(&s, .signInFinished(id: "new:gl", failure: nil, account: "gl/x@example.jp", existing: true))
+        #expect(s.message == "Signed in gl/x@example.jp again (it was already in the deck).")
+        _ = DeckReducer.reduce(&s, .signInFinished(id: "new:gl", failure: nil, account: "gl/y@example.jp"))
+        #expect(s.message == "Added gl/y@example.jp.")
+        let id = s.rows[0].id
+        let name = s.accountName(id)
+        _ = DeckReducer.reduce(&s, .signInFinished(id: id, failure: nil, account: "gl/other@example.jp"))
+        #expect(s.message == "Signed in gl/other@example.jp, another account than \(name), which is unchanged.")
+        _ = DeckReducer.reduce(&s, .signInFinished(id: id, failure: nil))
+        #expect(s.message == "Signed in \(name).")
+    }
+
     @Test func ticksMoveTheClockAndQuitQuits() {
         var s = DeckTestState.make(width: 120, height: 40)
         // The fixture's expiring account (a002) is inside the default five-minute renew_before:
