@@ -26,7 +26,9 @@ struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo", abstract: "Try the deck against a local emulator: no network, no real accounts.")
 
-    @Flag(name: .long, help: "Seed the demo store and print its paths, without opening the deck (for scripts).") var seedOnly = false
+    @Flag(name: .long, help: ArgumentHelp("Seed the demo store and print its paths, without opening the deck (for scripts).",
+                                          discussion: "The emulator keeps running: stop it with `kill PID` (printed) and remove the printed directory."))
+    var seedOnly = false
 
     func run() async throws {
         guard seedOnly || TerminalProbe.isInteractive else { throw CLIError.usage("the demo needs a terminal (or --seed-only)") }
