@@ -209,8 +209,9 @@ import Glibc
         #expect(jar.stdout.contains("\tFedAuth\tfixture-secret-fedauth-"))
         let header = try run("cookies", "sp/0000a012", "--format", "header")
         #expect(header.stdout.hasPrefix("Cookie: FedAuth=fixture-secret-fedauth-"))
+        // A token account: the wrong command, a usage error naming the right one.
         let notCookie = try run("cookies", "work/0000a001")
-        #expect(notCookie.status == 1)
+        #expect(notCookie.status == 2 && notCookie.stderr.contains("holds tokens, not cookies; use `authdeck token work/0000a001`"), "\(notCookie.stderr)")
     }
 
     @Test func logoutDeletesAndRecordsAnEvent() throws {
