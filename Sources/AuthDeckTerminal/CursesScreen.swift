@@ -13,6 +13,8 @@ public final class CursesScreen {
         case click(x: Int, y: Int)
         /// The terminal is gone (hung up or closed): nothing more can be read or shown.
         case hangup
+        /// SIGINT (Ctrl-C), SIGTERM or SIGHUP arrived: quit, as q does.
+        case signal(Int32)
     }
 
     public private(set) var width = 0
@@ -57,8 +59,11 @@ public final class CursesScreen {
         height = Int(ad_getmaxy(ad_stdscr()))
     }
 
+    /// Leaves curses mode; safe to call more than once. From here on a signal ends the
+    /// process at once: the deck is closed and only its last work is being waited for.
     public func stop() {
         CursesScreen.restore()
+        if Self.signalled == 0 { Self.signalled = -1 }
     }
 
     /// Whether the terminal (standard input) has hung up or closed. Why: then every read
@@ -74,10 +79,19 @@ public final class CursesScreen {
         if isendwin() == false { endwin() }
     }
 
+    /// The first SIGINT, SIGTERM or SIGHUP while the deck runs (`read` reports it), or -1
+    /// once it has stopped. Why: the deck quits as on q, letting a renewal the provider has
+    /// answered be saved; dying in the handler lost it. A second signal still ends it at once.
+    nonisolated(unsafe) static var signalled: Int32 = 0
+
     static func installRestorers() {
         atexit { CursesScreen.restore() }
         for sig in [SIGINT, SIGTERM, SIGHUP] {
             signal(sig) { s in
+                if CursesScreen.signalled == 0 {
+                    CursesScreen.signalled = s
+                    return
+                }
                 CursesScreen.restore()
                 _exit(128 + s)
             }
@@ -95,7 +109,9 @@ public final class CursesScreen {
     public func read(milliseconds: Int32) -> Input? {
         timeout(milliseconds)
         var ch: wint_t = 0
+        if Self.signalled > 0 { return .signal(Self.signalled) }
         let rc = ad_get_wch(&ch)
+        if Self.signalled > 0 { return .signal(Self.signalled) }
         if rc == ERR { return Self.terminalGone() ? .hangup : nil }
         if rc == KEY_CODE_YES {
             switch Int32(ch) {

@@ -46,7 +46,7 @@ enum AuthDeckMain {
     static func report(_ error: Error) -> Int32 {
         switch error {
         case let e as CLIError:
-            Output.error(e.message)
+            if !e.message.isEmpty { Output.error(e.message) }
             return e.status
         case let e as StoreError:
             Output.error(e.description)

@@ -18,6 +18,8 @@ final class DeckRuntime: @unchecked Sendable {
     /// Results of background work, drained by the loop.
     private let inbox = Inbox()
     private var tasks: [String: Task<Void, Never>] = [:]
+    /// What of `tasks` has not ended yet (see `finishWork`).
+    private let running = RunningWork()
     /// The bound on renewals running at once when many are asked for together (R).
     private let renewGate = ConcurrencyGate(limit: 4)
     /// User key → the default key of the same action (`[keys]` in config.toml).
@@ -39,7 +41,9 @@ final class DeckRuntime: @unchecked Sendable {
     }
 
     /// - Parameter firstRead: the first read of the store, already under way (see `FirstRead`).
-    func run(screen: CursesScreen, firstRead: FirstRead) {
+    /// - Returns: the signal (SIGINT, SIGTERM, SIGHUP) that ended the deck, if one did: the
+    ///   caller ends with 128 + it once it has cleaned up, as a process killed by it would.
+    func run(screen: CursesScreen, firstRead: FirstRead) -> Int32? {
         screen.start()
         defer { screen.stop() }
         dispatch(.resize(width: screen.width, height: screen.height))
@@ -52,6 +56,7 @@ final class DeckRuntime: @unchecked Sendable {
         let frames = FrameLog(environment: context.environment)
         var firstFrame = true
         var keyAt: DispatchTime?
+        var endedBy: Int32?
         while !state.quitting {
             for action in inbox.drain() { dispatch(action) }
             if inbox.takeReloadEnded() {
@@ -80,6 +85,7 @@ final class DeckRuntime: @unchecked Sendable {
             case .resize(let w, let h)?: dispatch(.resize(width: w, height: h))
             case .click(let x, let y)?: dispatch(.click(x: x, y: y))
             case .hangup?: state.quitting = true  // the terminal is gone: nobody to show anything to
+            case .signal(let s)?: (endedBy, state.quitting) = (s, true)
             case nil: break
             }
             let now = context.clock.now()
@@ -100,7 +106,9 @@ final class DeckRuntime: @unchecked Sendable {
                 }
             }
         }
-        for task in tasks.values { task.cancel() }
+        screen.stop()
+        finishWork()
+        return endedBy
     }
 
     static func create(_ path: String) -> FileHandle? {
@@ -117,12 +125,12 @@ final class DeckRuntime: @unchecked Sendable {
         case .reload:
             reloadInBackground()
         case let .renew(ids, interactive) where ids.count == 1:
-            start(ids[0]) { await self.renew(ids[0], interactive: interactive) }
+            start(ids[0], "renewal") { await self.renew(ids[0], interactive: interactive) }
         case let .renew(ids, interactive):
             // Many at once (R): concurrently, but at most `renewGate.limit` at a time.
-            for id in ids { start(id) { await self.renewGate.run { await self.renew(id, interactive: interactive) } } }
+            for id in ids { start(id, "renewal") { await self.renewGate.run { await self.renew(id, interactive: interactive) } } }
         case .renewAhead(let ids):
-            for id in ids { start(id) { await self.renewGate.run { await self.renewAhead(id) } } }
+            for id in ids { start(id, "renewal") { await self.renewGate.run { await self.renewAhead(id) } } }
         case .prune(let ids):
             do {
                 let now = context.clock.now()
@@ -136,9 +144,9 @@ final class DeckRuntime: @unchecked Sendable {
         case .undoPrune:
             do { dispatch(.restored(count: try store.restore(ids: nil).count)) } catch { dispatch(.failed("\(error)")) }
         case let .logout(id, clear):
-            start(id) { await self.logout(id, clearRegistration: clear) }
+            start(id, "sign-out") { await self.logout(id, clearRegistration: clear) }
         case .signIn(let provider):
-            start("new:" + provider) { await self.add(provider) }
+            start("new:" + provider, "sign-in") { await self.add(provider) }
         case .cancelSignIn(let id):
             tasks[id]?.cancel()
             tasks[id] = nil
@@ -153,9 +161,26 @@ final class DeckRuntime: @unchecked Sendable {
         }
     }
 
-    func start(_ id: String, _ work: @escaping @Sendable () async -> Void) {
+    func start(_ id: String, _ label: String, _ work: @escaping @Sendable () async -> Void) {
         tasks[id]?.cancel()
-        tasks[id] = Task.detached { await work() }
+        let ticket = running.begin(label)
+        tasks[id] = Task.detached { [running] in
+            await work()
+            running.end(ticket)
+        }
+    }
+
+    /// Lets the work under way end before the process does: sign-ins waiting for a person
+    /// are cancelled (they stop at their next wait), while a renewal or sign-out the provider
+    /// may already have answered runs to its end — at most `limit` seconds, each request
+    /// having a timeout of its own. Said on standard error when it takes a moment.
+    func finishWork(limit: TimeInterval = 30) {
+        for task in tasks.values { task.cancel() }
+        if running.waitUntilIdle(before: Date() + 0.3) { return }
+        FileHandle.standardError.write(Data("authdeck: finishing \(running.summary()) before leaving, so nothing the provider issued is lost (at most \(Int(limit)) s; Ctrl-C leaves now)\n".utf8))
+        if !running.waitUntilIdle(before: Date() + limit) {
+            FileHandle.standardError.write(Data("authdeck: left with \(running.summary()) unfinished after \(Int(limit)) s\n".utf8))
+        }
     }
 
     /// Silent renewal first; when only a person can help and `interactive`, the provider's

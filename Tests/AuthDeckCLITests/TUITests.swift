@@ -161,6 +161,35 @@ import AuthDeckPlatform
         try s.send("q")
     }
 
+    /// q while a renewal is at the provider: the deck leaves only once the renewal's result is
+    /// saved. With one-use refresh tokens the provider has spent the old one by then; a deck
+    /// that left at once lost the new one, and the account could never renew again (the CI
+    /// run of the README's demo left its directory behind the same way). Ctrl-C likewise, with
+    /// its own exit status.
+    @Test(arguments: [("q", 0), ("C-c", 130)])
+    func quittingDuringARenewalKeepsWhatTheProviderIssued(key: String, status: Int) throws {
+        let idp = try EmulatorProcess()
+        try home.writeConfig("clock_skew = \"0s\"\n" + idp.workAndIntranetTOML(renewBefore: "2h"))
+        var runner = BinaryRunner(product: "authdeck", environment: environment)
+        runner.environment["AUTHDECK_PASSWORD"] = "taro-pass-123"
+        #expect(try runner.run(["login", "work", "--password", "--username", "taro@contoso.com"]).status == 0)
+        try idp.admin("one-use", #"{"enabled":true}"#)
+        try idp.admin("latency", #"{"ms":2500}"#)
+        let s = try TmuxSession(environment: environment, command: "\(binary); echo EXIT=$?")
+        // The 1-hour token is inside `renew_before`: the deck renews it as it opens.
+        try s.waitFor(text: "Renewing work/taro@contoso.com before it expires", timeout: 20)
+        try s.send(key)
+        let after = try s.waitFor(text: "EXIT=\(status)", timeout: 30)
+        #expect(after.contains("finishing 1 renewal"), "the wait is explained: \(after)")
+        // The provider answered that renewal (whether or not anyone was still listening).
+        let token = "POST /\(EmulatorProcess.contoso)/oauth2/v2.0/token"
+        try waitUntil("the renewal answered at the provider") { try idp.count(token) >= 2 }
+        try idp.admin("latency", #"{"ms":0}"#)
+        // The refresh token the provider issued during that renewal was saved: it renews again.
+        let again = try runner.run(["refresh", "work"])
+        #expect(again.status == 0, "\(again.stderr)")
+    }
+
     /// A passphrase-sealed store: the deck asks on the terminal (echo off) before it starts,
     /// and its header names the key source; a wrong passphrase ends with the reason.
     @Test func aPassphraseStoreAsksOnTheTerminalAndTheHeaderNamesTheSource() throws {

@@ -41,7 +41,9 @@ struct DeckCommand: AsyncParsableCommand {
             themes.insert(themes.remove(at: i), at: 0)
         }
         let runtime = DeckRuntime(context: context, config: config, store: store, themes: themes, ascii: !TerminalProbe.localeIsUTF8())
-        runtime.run(screen: CursesScreen(color: !noColor), firstRead: firstRead)
+        if let signal = runtime.run(screen: CursesScreen(color: !noColor), firstRead: firstRead) {
+            throw CLIError.endedBy(signal: signal)
+        }
     }
 }
 

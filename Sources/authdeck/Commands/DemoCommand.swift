@@ -81,7 +81,9 @@ struct DemoCommand: AsyncParsableCommand {
         let runtime = DeckRuntime(context: context, config: config, store: store,
                                   themes: ThemeCatalog.load(environment: env), ascii: !TerminalProbe.localeIsUTF8())
         runtime.state.message = "Demo: device codes are approved automatically after a few seconds. The SharePoint cookie expires soon: watch the deck renew it."
-        runtime.run(screen: CursesScreen(color: (env["NO_COLOR"] ?? "").isEmpty), firstRead: firstRead)
+        if let signal = runtime.run(screen: CursesScreen(color: (env["NO_COLOR"] ?? "").isEmpty), firstRead: firstRead) {
+            throw CLIError.endedBy(signal: signal)
+        }
     }
 }
 
