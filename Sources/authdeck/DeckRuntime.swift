@@ -290,11 +290,15 @@ final class DeckRuntime: @unchecked Sendable {
         reloading = true
         storeStamp = stamp()
         let selected = state.selectedID
-        Task.detached {
+        // Tracked too: a read opening a connection after the demo removed its store would
+        // create an empty database there.
+        let ticket = running.begin("store read")
+        Task.detached { [running] in
             let action: DeckAction
             do { action = try self.load(selected: selected) } catch { action = .failed("\(error)") }
             self.inbox.post(action)
             self.inbox.markReloadEnded()
+            running.end(ticket)
         }
     }
 
