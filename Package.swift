@@ -55,9 +55,12 @@ let package = Package(
             .product(name: "CryptoExtras", package: "swift-crypto"),
         ], swiftSettings: strict),
         .target(name: "AuthDeckProviders", dependencies: [
-            "AuthDeckCore", "AuthDeckOAuth", "AuthDeckHTTP",
+            "AuthDeckCore", "AuthDeckPlatform", "AuthDeckOAuth", "AuthDeckHTTP",
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "CryptoExtras", package: "swift-crypto"),
         ], swiftSettings: strict),
+        // The use cases, each written once: sign-out, pruning, the sign-in flow choice — what the
+        // CLI's commands and the deck's runtime both call.
+        .target(name: "AuthDeckApp", dependencies: ["AuthDeckCore", "AuthDeckConfig", "AuthDeckProviders"], swiftSettings: strict),
         .target(name: "AuthDeckUI", dependencies: ["AuthDeckCore"], swiftSettings: strict),
         .target(name: "AuthDeckTerminal", dependencies: ["AuthDeckUI", "CNcursesw"], swiftSettings: strict),
         .target(name: "AuthDeckEmulator", dependencies: [
@@ -71,7 +74,7 @@ let package = Package(
         // The full command line (product `authdeck-full`).
         .executableTarget(name: "AuthDeckCLI", dependencies: [
             "AuthDeckCore", "AuthDeckPlatform", "AuthDeckConfig", "AuthDeckStore", "AuthDeckHTTP", "AuthDeckOAuth",
-            "AuthDeckProviders", "AuthDeckUI", "AuthDeckTerminal",
+            "AuthDeckProviders", "AuthDeckUI", "AuthDeckTerminal", "AuthDeckApp",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], path: "Sources/authdeck", swiftSettings: strict),
         // The front (product `authdeck`): cached tokens without the full binary's start-up.
@@ -102,11 +105,15 @@ package.targets.append(contentsOf: [
         "AuthDeckOAuth", "AuthDeckHTTP", "AuthDeckCore", "AuthDeckTestSupport",
         .product(name: "Crypto", package: "swift-crypto"), .product(name: "CryptoExtras", package: "swift-crypto"),
     ], swiftSettings: strict),
+    // Snapshots are read by path (#filePath), not bundled.
     .testTarget(name: "AuthDeckUITests", dependencies: [
         "AuthDeckUI", "AuthDeckCore", "AuthDeckConfig", "AuthDeckTerminal", "AuthDeckTestSupport",
-    ], swiftSettings: strict),
+    ], exclude: ["Snapshots"], swiftSettings: strict),
     .testTarget(name: "AuthDeckProvidersTests", dependencies: [
         "AuthDeckProviders", "AuthDeckPlatform", "AuthDeckStore", "AuthDeckCore", "AuthDeckTestSupport",
+    ], swiftSettings: strict),
+    .testTarget(name: "AuthDeckAppTests", dependencies: [
+        "AuthDeckApp", "AuthDeckCore", "AuthDeckConfig", "AuthDeckStore", "AuthDeckPlatform", "AuthDeckTestSupport",
     ], swiftSettings: strict),
     // The executable's own types (its JSON writer), through @testable import.
     .testTarget(name: "AuthDeckCommandTests", dependencies: [

@@ -4,6 +4,11 @@
 public protocol AccountStore: Sendable {
     /// Every account with its credentials; quarantined ones only when asked.
     func accounts(includeQuarantined: Bool) throws -> [StoredAccount]
+    /// Every account with its credentials' kinds, scopes and expiries but no secret values:
+    /// what listings, states and pruning decide on, without decrypting a token.
+    func accountSummaries(includeQuarantined: Bool) throws -> [StoredAccount]
+    /// Only the account rows, no credentials: for matching an ACCOUNT argument.
+    func accountRows(includeQuarantined: Bool) throws -> [Account]
     /// One account with its credentials, quarantined or not.
     func account(id: String) throws -> StoredAccount?
     /// Adds an account and its credentials.

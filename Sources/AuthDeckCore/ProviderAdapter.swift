@@ -23,11 +23,20 @@ public protocol ProviderAdapter: Sendable {
     /// Headers a request made with this provider's credentials carries besides the credential
     /// (OAM's identity-domain header), for `authdeck request`.
     var resourceHeaders: [ResourceHeader] { get }
+
+    /// Whether a sign-out can keep a registration (a remembered username and preferences):
+    /// what `--clear-registration` and the deck's `c` apply to.
+    var keepsRegistration: Bool { get }
+
+    /// What of the account stays after a sign-out, or nil when nothing does (the default).
+    func keptAfterSignOut(_ stored: StoredAccount, clearRegistration: Bool) -> Credentials?
 }
 
 extension ProviderAdapter {
     public func probe(_ stored: StoredAccount) async throws -> Bool? { nil }
     public var resourceHeaders: [ResourceHeader] { [] }
+    public var keepsRegistration: Bool { false }
+    public func keptAfterSignOut(_ stored: StoredAccount, clearRegistration: Bool) -> Credentials? { nil }
 }
 
 /// One header name and value an adapter wants on resource requests.

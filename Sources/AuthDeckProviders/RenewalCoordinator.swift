@@ -1,4 +1,5 @@
 import AuthDeckCore
+import AuthDeckPlatform
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -66,50 +67,54 @@ public struct RenewalCoordinator: Sendable {
         }
         var kept = false
         defer { if !kept { store.discardRenewalRescue(rescue) } }
-        var renewed: Credentials
-        do {
-            renewed = try await adapter.renew(current, scopes: scopes)
-        } catch let failure as AuthFailure {
-            let event = DeckEvent(at: clock.now(), kind: .refreshFailed, accountId: account.id, providerId: account.providerId,
-                                  detail: "\(failure.errorClass.rawValue) \(failure.code): \(failure.remedy)")
-            try? store.recordFailure(accountId: account.id,
-                                     error: failure.errorClass == .transient ? nil : failure.accountError(at: clock.now()),
-                                     event: event)
-            throw failure
-        }
-        // A token asked for by scope is another audience's: never handed out without that scope.
-        if !scopes.isEmpty {
-            for i in renewed.accessTokens.indices where renewed.accessTokens[i].requestedScopes.isEmpty {
-                renewed.accessTokens[i].requestedScopes = Array(Set(scopes)).sorted()
-            }
-        }
-        let now = clock.now()
-        let merged = current.credentials.merging(renewed: renewed, now: now, skew: skew)
-        let rotated = merged.refreshToken?.generation != current.credentials.refreshToken?.generation
-        let event = DeckEvent(at: now, kind: .refreshed, accountId: account.id, providerId: account.providerId,
-                              detail: rotated ? "renewed; refresh token rotated to generation \(merged.refreshToken!.generation)" : "renewed")
-        let committed: Bool
-        do {
-            committed = try store.commitRenewal(merged, accountId: account.id,
-                                                expectedGeneration: current.credentials.refreshToken?.generation, event: event)
-        } catch {
-            // The provider has spent the old refresh token: the new one must not be lost.
+        // From the request to the commit, Ctrl-C and SIGTERM wait: the provider may spend the old
+        // refresh token as it answers, and the new one must be saved first.
+        return try await SignalShield.during {
+            var renewed: Credentials
             do {
-                try store.keepInRescue(rescue, credentials: merged, accountId: account.id,
-                                       expectedGeneration: current.credentials.refreshToken?.generation, event: event)
-            } catch let rescueError {
-                throw AuthFailure(.transient, code: "lost", remedy: "\(error); the renewed tokens of \(account.id) could not be kept either "
-                                  + "(\(rescueError)), and the provider may have spent the old refresh token; if renewing fails, sign in: `authdeck login \(account.providerId)`")
+                renewed = try await adapter.renew(current, scopes: scopes)
+            } catch let failure as AuthFailure {
+                let event = DeckEvent(at: clock.now(), kind: .refreshFailed, accountId: account.id, providerId: account.providerId,
+                                      detail: "\(failure.errorClass.rawValue) \(failure.code): \(failure.remedy)")
+                try? store.recordFailure(accountId: account.id,
+                                         error: failure.errorClass == .transient ? nil : failure.accountError(at: clock.now()),
+                                         event: event)
+                throw failure
             }
-            kept = true
-            throw AuthFailure(.transient, code: "rescued", remedy: "\(String(describing: error).replacingOccurrences(of: "; nothing was changed", with: "")); "
-                              + "the renewed tokens of \(account.id) are kept sealed in \(rescue.path) and saved by the next authdeck command "
-                              + "once there is space — do not delete that file")
+            // A token asked for by scope is another audience's: never handed out without that scope.
+            if !scopes.isEmpty {
+                for i in renewed.accessTokens.indices where renewed.accessTokens[i].requestedScopes.isEmpty {
+                    renewed.accessTokens[i].requestedScopes = Array(Set(scopes)).sorted()
+                }
+            }
+            let now = clock.now()
+            let merged = current.credentials.merging(renewed: renewed, now: now, skew: skew)
+            let rotated = merged.refreshToken?.generation != current.credentials.refreshToken?.generation
+            let event = DeckEvent(at: now, kind: .refreshed, accountId: account.id, providerId: account.providerId,
+                                  detail: rotated ? "renewed; refresh token rotated to generation \(merged.refreshToken!.generation)" : "renewed")
+            let committed: Bool
+            do {
+                committed = try store.commitRenewal(merged, accountId: account.id,
+                                                    expectedGeneration: current.credentials.refreshToken?.generation, event: event)
+            } catch {
+                // The provider has spent the old refresh token: the new one must not be lost.
+                do {
+                    try store.keepInRescue(rescue, credentials: merged, accountId: account.id,
+                                           expectedGeneration: current.credentials.refreshToken?.generation, event: event)
+                } catch let rescueError {
+                    throw AuthFailure(.transient, code: "lost", remedy: "\(error); the renewed tokens of \(account.id) could not be kept either "
+                                      + "(\(rescueError)), and the provider may have spent the old refresh token; if renewing fails, sign in: `authdeck login \(account.providerId)`")
+                }
+                kept = true
+                throw AuthFailure(.transient, code: "rescued", remedy: "\(String(describing: error).replacingOccurrences(of: "; nothing was changed", with: "")); "
+                                  + "the renewed tokens of \(account.id) are kept sealed in \(rescue.path) and saved by the next authdeck command "
+                                  + "once there is space — do not delete that file")
+            }
+            guard committed else {
+                throw AuthFailure(.transient, code: "conflict", remedy: "\(account.id) was changed by another process during renewal; try again")
+            }
+            return StoredAccount(account: account, credentials: merged)
         }
-        guard committed else {
-            throw AuthFailure(.transient, code: "conflict", remedy: "\(account.id) was changed by another process during renewal; try again")
-        }
-        return StoredAccount(account: account, credentials: merged)
     }
 
     /// Holds a token for `scopes` (and, for cookie accounts, a cookie set) that outlives

@@ -7,7 +7,10 @@ public enum DeckReducer {
     static func renewDue(_ state: inout DeckState, now: Instant) -> [DeckEffect] {
         let due = state.rows.filter { r in
             guard let at = r.renewAt, at <= now, state.busy[r.id] == nil else { return false }
-            return state.autoRenewedAt[r.id].map { now - $0 >= .seconds(30) } ?? true
+            // At most every 30 s while renewals succeed (a token shorter than `renew_before`
+            // stays due); after failures, the back-off `watch` uses.
+            let failures = state.renewFailures[r.id] ?? 0
+            return state.autoRenewedAt[r.id].map { now - $0 >= (failures == 0 ? .seconds(30) : RenewalBackoff.wait(afterFailures: failures)) } ?? true
         }
         guard !due.isEmpty else { return [] }
         for r in due {
@@ -38,6 +41,7 @@ public enum DeckReducer {
             return []
         case let .renewFinished(id, failure):
             state.busy.removeValue(forKey: id)
+            if failure == nil { state.renewFailures[id] = nil } else { state.renewFailures[id, default: 0] += 1 }
             let name = state.accountName(id)
             state.message = failure.map { "\(name): \($0)" } ?? "Renewed \(name)."
             return [.reload]

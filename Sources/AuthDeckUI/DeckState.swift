@@ -38,8 +38,10 @@ public struct DeckState: Equatable, Sendable {
     public var modal: Modal?
     /// Operations in flight, by account id (shown with a spinner).
     public var busy: [String: String] = [:]
-    /// When the deck last renewed an account by itself, so a failure is retried at most every 30 s.
+    /// When the deck last renewed an account by itself (see `renewDue`).
     public var autoRenewedAt: [String: Instant] = [:]
+    /// Renewals of an account that failed in a row, for the back-off of automatic ones.
+    public var renewFailures: [String: Int] = [:]
     /// The last message for the status line.
     public var message: String?
     public var storePath: String

@@ -14,6 +14,7 @@ enum AuthDeckMain {
     static func main() async {
         MallocTuning.apply()
         CrashHygiene.install()
+        SignalShield.install()
         do {
             let args = CommandLine.arguments.dropFirst()
             // `authdeck token ACCOUNT`, exactly: the hot path, straight to the command.

@@ -3,6 +3,7 @@ import AuthDeckCore
 import AuthDeckStore
 import AuthDeckConfig
 import AuthDeckProviders
+import AuthDeckApp
 import AuthDeckUI
 import AuthDeckTerminal
 
@@ -132,17 +133,25 @@ final class DeckRuntime: @unchecked Sendable {
         case .renewAhead(let ids):
             for id in ids { start(id, "renewal") { await self.renewGate.run { await self.renewAhead(id) } } }
         case .prune(let ids):
-            do {
-                let now = context.clock.now()
-                let candidates = PrunePolicy.candidates(try store.accounts(includeQuarantined: false), providers: config.knownProviders,
-                                                        settings: config.pruneSettings, statePolicy: config.statePolicy, now: now)
-                    .filter { ids.contains($0.account.id) }
-                try store.quarantine(candidates, at: now)
-                _ = try store.purgeQuarantine(before: now - .days(PruneCommand.quarantineDays))
-                dispatch(.pruned(count: candidates.count))
-            } catch { dispatch(.failed("\(error)")) }
+            // Off the loop, as every other store write: the rules run again on a fresh read, so
+            // an account renewed since the preview is kept.
+            let pruning = Pruning(store: store, clock: context.clock)
+            let before = tasks["prune"]  // a prune and its undo run in the order pressed
+            start("prune", "prune") { [inbox, config] in
+                await before?.value
+                do {
+                    let candidates = try pruning.candidates(config, ids: Set(ids))
+                    _ = try pruning.quarantine(candidates)
+                    inbox.post(.pruned(count: candidates.count))
+                } catch { inbox.post(.failed("\(error)")) }
+            }
         case .undoPrune:
-            do { dispatch(.restored(count: try store.restore(ids: nil).count)) } catch { dispatch(.failed("\(error)")) }
+            let pruning = Pruning(store: store, clock: context.clock)
+            let before = tasks["prune"]
+            start("prune", "restore") { [inbox] in
+                await before?.value
+                do { inbox.post(.restored(count: try pruning.restore(ids: nil).count)) } catch { inbox.post(.failed("\(error)")) }
+            }
         case let .logout(id, clear):
             start(id, "sign-out") { await self.logout(id, clearRegistration: clear) }
         case .signIn(let provider):
@@ -198,7 +207,9 @@ final class DeckRuntime: @unchecked Sendable {
                     // fall through to an interactive sign-in
                 }
             }
-            let flow = adapter.profile.flow ?? adapter.capabilities.flows.first { $0 == .device || $0 == .browser } ?? .device
+            guard let flow = SignInFlowChoice.forDeck(adapter) else {
+                return inbox.post(.signInFinished(id: id, failure: SignInFlowChoice.deckCannotSignIn(adapter.profile.id)))
+            }
             let presenter = DeckPresenter(id: id, inbox: inbox)
             let signed = try await SignInCoordinator(store: store, clock: context.clock)
                 .signIn(with: adapter, flow: flow, presenter: presenter, options: SignInOptions(username: stored.account.username))
@@ -242,10 +253,8 @@ final class DeckRuntime: @unchecked Sendable {
         let key = "new:" + provider
         do {
             let adapter = try context.adapter(for: provider, config: config, store: store)
-            let flows = adapter.capabilities.flows
-            guard let flow = [adapter.profile.flow, .device, .browser].compactMap({ $0 }).first(where: { flows.contains($0) && ($0 == .device || $0 == .browser) })
-                    ?? (adapter.profile.kind == .sharepoint ? .device : nil) else {
-                return inbox.post(.signInFinished(id: key, failure: "\(provider) signs in with a password: run `authdeck login \(provider) --password`"))
+            guard let flow = SignInFlowChoice.forDeck(adapter) else {
+                return inbox.post(.signInFinished(id: key, failure: SignInFlowChoice.deckCannotSignIn(provider)))
             }
             let started = context.clock.now()
             let added = try await SignInCoordinator(store: store, clock: context.clock)
@@ -265,16 +274,7 @@ final class DeckRuntime: @unchecked Sendable {
         guard let stored = try? store.account(id: id) else { return inbox.post(.loggedOut(id: id, failure: "the account is gone")) }
         do {
             let adapter = try? context.adapter(for: stored.account.providerId, config: config, store: store)
-            if let adapter, adapter.capabilities.serverRevocation {
-                try await adapter.revoke(stored)
-            }
-            if let adapter, adapter.profile.kind == .oam {
-                _ = try OAMLoginService(adapter: adapter, store: store, clock: context.clock).logout(stored, clearRegistration: clearRegistration)
-                return inbox.post(.loggedOut(id: id, failure: nil))
-            }
-            try store.delete(accountId: id)
-            try store.append(DeckEvent(at: context.clock.now(), kind: .logout, accountId: id, providerId: stored.account.providerId,
-                                       detail: "signed out from the deck"))
+            _ = try await SignOut(store: store, clock: context.clock).run(stored, adapter: adapter, clearRegistration: clearRegistration)
             inbox.post(.loggedOut(id: id, failure: nil))
         } catch let f as AuthFailure {
             inbox.post(.loggedOut(id: id, failure: "could not revoke at the server (\(f.remedy)); nothing was deleted"))

@@ -227,6 +227,34 @@ import AuthDeckPlatform
         #expect(reuse.contains("\"error\":\"invalid_grant\"") && reuse.contains("\"error_codes\":[70000]"))
     }
 
+    /// Ctrl-C (or SIGTERM) while the provider answers a renewal: the answer is saved first, then
+    /// the process ends of the signal. Killed at once, it lost the rotated refresh token the
+    /// one-use provider had already spent the old one for, and the account could not renew again.
+    @Test(arguments: [SIGINT, SIGTERM])
+    func aSignalDuringARenewalWaitsForItsAnswerToBeSaved(_ signal: Int32) throws {
+        #expect(try passwordLogin().status == 0)
+        try idp.admin("one-use", #"{"enabled":true}"#)
+        try idp.admin("latency", #"{"ms":2000}"#)
+        let refresh = try LiveProcess(runner.executable, ["refresh", "taro@contoso.com"], environment: environment)
+        defer { kill(refresh.pid, SIGKILL) }
+        // The rescue file is reserved just before the request goes out.
+        let dir = (try store().location.databasePath as NSString).deletingLastPathComponent
+        try waitUntil("the renewal to reach the provider") {
+            try FileManager.default.contentsOfDirectory(atPath: dir).contains { $0.contains(".rescue-") }
+        }
+        kill(refresh.pid, signal)
+        // Foundation reports a death by signal as the signal's number.
+        let status = try refresh.wait(timeout: 30)
+        #expect(status == signal, "it still dies of the signal (status \(status)): \(refresh.stderr)")
+        #expect(refresh.stderr.contains("saving the renewal the provider is answering"), "\(refresh.stderr)")
+        // The provider answered (and spent the old refresh token), whoever was still listening.
+        let token = "POST /\(EmulatorProcess.contoso)/oauth2/v2.0/token"
+        try waitUntil("the interrupted renewal answered at the provider") { try idp.count(token) >= 2 }
+        try idp.admin("latency", #"{"ms":0}"#)
+        let again = try run("refresh", "taro@contoso.com")
+        #expect(again.status == 0, "the refresh token issued during the interrupted renewal was saved: \(again.stderr)")
+    }
+
     @Test func aTransientOutageChangesNothing() throws {
         #expect(try passwordLogin().status == 0)
         let before = try #require(try store().accounts(includeQuarantined: false).first)

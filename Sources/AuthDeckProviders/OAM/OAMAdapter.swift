@@ -30,6 +30,16 @@ public struct OAMAdapter: ProviderAdapter {
 
     public var capabilities: ProviderCapabilities { .of(profile) }
 
+    public var keepsRegistration: Bool { true }
+
+    /// As the OAM SDK's logout: tokens and the stored password go; the username and
+    /// preferences stay when the person chose to be remembered, unless `clearRegistration`.
+    public func keptAfterSignOut(_ stored: StoredAccount, clearRegistration: Bool) -> Credentials? {
+        let remembered = stored.credentials.extras["oam.remember"]
+        guard !clearRegistration, let remembered, remembered.exposedValue != OAMCredentialOptions.Remembrance.none.rawValue else { return nil }
+        return Credentials(extras: ["oam.remember": remembered])
+    }
+
     var scopes: [String] { profile.scopes }
 
     var tokenEndpoint: TokenEndpoint {

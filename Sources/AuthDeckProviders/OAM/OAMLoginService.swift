@@ -147,25 +147,4 @@ public struct OAMLoginService: Sendable {
                                    detail: "offline sign-in failed; \(left) attempt(s) left"))
         throw AuthFailure(.needsInteraction, code: "wrong_password", remedy: "the password is wrong (\(left) offline attempt(s) left)")
     }
-
-    /// OAM logout: the caller has revoked at the server; tokens and the stored password go,
-    /// and with `clearRegistration` (or when nothing was to be remembered) the username and
-    /// preferences too, that is the account itself.
-    /// Returns the account as kept, or nil when nothing of it is kept.
-    public func logout(_ stored: StoredAccount, clearRegistration: Bool) throws -> StoredAccount? {
-        let now = clock.now()
-        let remembered = stored.credentials.extras["oam.remember"]?.exposedValue
-        if clearRegistration || remembered == nil || remembered == OAMCredentialOptions.Remembrance.none.rawValue {
-            try store.delete(accountId: stored.account.id)
-            try store.append(DeckEvent(at: now, kind: .logout, accountId: stored.account.id, providerId: stored.account.providerId,
-                                       detail: "signed out; registration cleared (username and preferences deleted)"))
-            return nil
-        }
-        var kept = stored
-        kept.credentials = Credentials(extras: stored.credentials.extras.filter { $0.key == "oam.remember" })
-        try store.replaceCredentials(kept.credentials, accountId: stored.account.id)
-        try store.append(DeckEvent(at: now, kind: .logout, accountId: stored.account.id, providerId: stored.account.providerId,
-                                   detail: "signed out; tokens and stored password deleted, username and preferences kept"))
-        return kept
-    }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import AuthDeckCore
 import AuthDeckProviders
+import AuthDeckApp
 import AuthDeckStore
 
 /// `authdeck login PROVIDER`: signs a new account in (or an existing one again).
@@ -43,7 +44,7 @@ struct LoginCommand: AsyncParsableCommand {
         let adapter: any ProviderAdapter
         do { adapter = try context.adapter(for: provider, config: config, store: store) } catch let f as AuthFailure { throw CLIError.from(f) }
         let offered = adapter.capabilities.flows
-        let chosen = flow.flatMap { SignInFlow(rawValue: $0.rawValue) } ?? adapter.profile.flow ?? offered.first ?? .device
+        let chosen = SignInFlowChoice.forCommandLine(flow.flatMap { SignInFlow(rawValue: $0.rawValue) }, adapter: adapter)
         guard offered.contains(chosen) || chosen == .assertion else {
             throw CLIError.usage("provider \"\(TerminalText.inert(provider))\" does not offer --\(chosen.rawValue) (it offers: \(offered.map { "--\($0.rawValue)" }.joined(separator: ", ")))")
         }

@@ -3,6 +3,7 @@ import AuthDeckCore
 import AuthDeckTerminal
 import Foundation
 import AuthDeckStore
+import AuthDeckApp
 
 /// `authdeck prune`: finds stale accounts, shows why, and moves them to a 30-day quarantine.
 ///
@@ -11,8 +12,6 @@ import AuthDeckStore
 struct PruneCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "prune", abstract: "Quarantine stale accounts (failed sign-ins, wrong tenant, duplicates…); --undo restores.")
-
-    static let quarantineDays: Int64 = 30
 
     @OptionGroup var global: GlobalOptions
     @Flag(name: .long, help: "Only list what would be pruned.") var dryRun = false
@@ -54,15 +53,9 @@ struct PruneCommand: AsyncParsableCommand {
     func run() async throws {
         let context = DeckContext(global)
         let store = try context.openStore()
-        if undo { return try restore(context, store) }
-        var config = try context.loadConfig()
-        if let olderThan { config.pruneSettings.unusedAfter = TimeSpan(parsing: olderThan) }
-        let now = context.clock.now()
-        let candidates = PrunePolicy.candidates(
-            try store.accounts(includeQuarantined: false), providers: config.knownProviders,
-            settings: config.pruneSettings, statePolicy: config.statePolicy, now: now)
-            .filter { reason.isEmpty || reason.contains($0.reason.key) }
-            .filter { provider == nil || $0.account.providerId == provider }
+        if undo { return try restore(Pruning(store: store, clock: context.clock)) }
+        let pruning = Pruning(store: store, clock: context.clock)
+        let candidates = try pruning.candidates(try context.loadConfig(), reasons: Set(reason), provider: provider, unusedAfter: olderThan.flatMap(TimeSpan.init(parsing:)))
         let rows = candidates.map {
             CandidateJSON(id: $0.account.id, provider: $0.account.providerId, username: $0.account.username,
                           reason: $0.reason.key, detail: $0.reason.sentence)
@@ -76,14 +69,13 @@ struct PruneCommand: AsyncParsableCommand {
             guard TerminalProbe.isInteractive else {
                 throw CLIError.usage("prune needs --yes when not run from a terminal (or --dry-run to preview)")
             }
-            Output.raw(listing(rows) + "\nMove these \(rows.count) accounts to the quarantine (restorable for \(Self.quarantineDays) days)? [y/N] ")
+            Output.raw(listing(rows) + "\nMove these \(rows.count) accounts to the quarantine (restorable for \(Pruning.retentionDays) days)? [y/N] ")
             guard let answer = readLine(), ["y", "yes"].contains(answer.lowercased()) else {
                 Output.raw("Nothing pruned.\n")
                 return
             }
         }
-        try store.quarantine(candidates, at: now)
-        let purged = try store.purgeQuarantine(before: now - .days(Self.quarantineDays))
+        let purged = try pruning.quarantine(candidates)
         if json { return try Output.json(ResultJSON(dry_run: false, pruned: rows, restored: [], purged: purged.map(\.id))) }
         Output.raw(listing(rows) + "\nPruned \(rows.count). Undo with `authdeck prune --undo`.\n")
     }
@@ -94,8 +86,8 @@ struct PruneCommand: AsyncParsableCommand {
         return table.render()
     }
 
-    func restore(_ context: DeckContext, _ store: DeckStore) throws {
-        let quarantined = try store.accounts(includeQuarantined: true).filter { $0.account.quarantinedAt != nil }.map(\.account)
+    func restore(_ pruning: Pruning) throws {
+        let quarantined = try pruning.quarantined()
         var ids: [String]?
         if !accounts.isEmpty {
             ids = try accounts.map { query in
@@ -106,7 +98,7 @@ struct PruneCommand: AsyncParsableCommand {
                 }
             }
         }
-        let restored = try store.restore(ids: ids)
+        let restored = try pruning.restore(ids: ids)
         if json { return try Output.json(ResultJSON(dry_run: false, pruned: [], restored: restored.map(\.id), purged: [])) }
         Output.raw(restored.isEmpty ? "The quarantine is empty.\n"
                    : "Restored \(restored.count): \(restored.map(\.id).joined(separator: ", "))\n")

@@ -123,7 +123,7 @@ struct Watcher {
                 await tellNeedsSignIn(stored.account, remedy: failure.remedy, config: config, hooks: hooks)
             case .failure(let failure):
                 let failures = (backoff[id]?.failures ?? 0) + 1
-                let wait = TimeSpan.seconds(min(300, 5 << min(failures - 1, 6)))
+                let wait = RenewalBackoff.wait(afterFailures: failures)
                 let until = context.clock.now() + wait
                 backoff[id] = (until, failures)
                 next = min(next ?? until, until)

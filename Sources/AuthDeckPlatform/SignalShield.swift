@@ -1,0 +1,48 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+/// Holds off Ctrl-C, SIGTERM and SIGHUP while a provider answers a renewal and the answer is
+/// saved; a second signal ends the process at once.
+///
+/// Why: a provider that rotates refresh tokens spends the old one as it answers. A command
+/// killed between that answer and the commit (`authdeck token` in a prompt, interrupted) lost
+/// the only refresh token left, and with reuse detection the whole grant.
+public enum SignalShield {
+    private static let depth = Atomic<Int>(0)
+    private static let pending = Atomic<Int32>(0)
+
+    /// Installs the handlers for a command's process (the deck installs its own over them).
+    /// Outside a shielded stretch a signal does what it always did: the process ends of it.
+    public static func install() {
+        for sig in [SIGINT, SIGTERM, SIGHUP] {
+            signal(sig) { sig in
+                if SignalShield.depth.load(ordering: .sequentiallyConsistent) > 0,
+                   SignalShield.pending.compareExchange(expected: 0, desired: sig, ordering: .sequentiallyConsistent).exchanged {
+                    let note: StaticString = "authdeck: saving the renewal the provider is answering (press Ctrl-C again to leave now, losing it)\n"
+                    _ = write(2, note.utf8Start, note.utf8CodeUnitCount)
+                    return
+                }
+                signal(sig, SIG_DFL)
+                raise(sig)
+            }
+        }
+    }
+
+    /// Runs `body` with signals held off; one that came meanwhile ends the process right after.
+    public static func during<T>(_ body: () async throws -> T) async rethrows -> T {
+        depth.add(1, ordering: .sequentiallyConsistent)
+        defer {
+            if depth.subtract(1, ordering: .sequentiallyConsistent).newValue == 0 {
+                let sig = pending.exchange(0, ordering: .sequentiallyConsistent)
+                if sig != 0 {
+                    // To the process, not this thread: Dispatch's worker threads block signals.
+                    signal(sig, SIG_DFL)
+                    kill(getpid(), sig)
+                }
+            }
+        }
+        return try await body()
+    }
+}

@@ -1,0 +1,42 @@
+import Testing
+import AuthDeckCore
+import AuthDeckApp
+
+/// The one rule for which sign-in flow runs, for every provider kind, in the deck and on the
+/// command line.
+@Suite struct SignInFlowChoiceTests {
+    struct Adapter: ProviderAdapter {
+        let profile: ProviderProfile
+        var capabilities: ProviderCapabilities { .of(profile) }
+        func signIn(flow: SignInFlow, presenter: any SignInPresenter, options: SignInOptions) async throws -> SignInResult {
+            throw AuthFailure(.misconfigured, code: "unused", remedy: "unused")
+        }
+        func renew(_ stored: StoredAccount, scopes: [String]) async throws -> Credentials {
+            throw AuthFailure(.misconfigured, code: "unused", remedy: "unused")
+        }
+        func revoke(_ stored: StoredAccount) async throws {}
+    }
+
+    func adapter(_ kind: ProviderKind, flow: SignInFlow? = nil, options: [String: String] = [:]) -> Adapter {
+        var p = ProviderProfile(id: "p", kind: kind)
+        p.flow = flow
+        p.options = options
+        return Adapter(profile: p)
+    }
+
+    @Test func theDeckRunsOnlyFlowsItCanShow() {
+        #expect(SignInFlowChoice.forDeck(adapter(.azuread)) == .device)
+        #expect(SignInFlowChoice.forDeck(adapter(.azuread, flow: .browser)) == .browser)
+        #expect(SignInFlowChoice.forDeck(adapter(.azuread, flow: .password)) == .device, "the deck never asks for a password")
+        #expect(SignInFlowChoice.forDeck(adapter(.oam)) == .browser)
+        #expect(SignInFlowChoice.forDeck(adapter(.sharepoint, options: ["azure_provider": "work"])) == .device)
+        #expect(SignInFlowChoice.forDeck(adapter(.sharepoint, options: ["mode": "legacy"])) == nil, "legacy SharePoint needs a password")
+    }
+
+    @Test func theCommandLineTakesWhatWasAskedThenTheProvidersFlowThenItsFirst() {
+        #expect(SignInFlowChoice.forCommandLine(.password, adapter: adapter(.azuread, flow: .browser)) == .password)
+        #expect(SignInFlowChoice.forCommandLine(nil, adapter: adapter(.azuread, flow: .browser)) == .browser)
+        #expect(SignInFlowChoice.forCommandLine(nil, adapter: adapter(.oam)) == .browser)
+        #expect(SignInFlowChoice.forCommandLine(nil, adapter: adapter(.sharepoint, options: ["mode": "legacy"])) == .password)
+    }
+}
