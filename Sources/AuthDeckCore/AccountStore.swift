@@ -1,14 +1,16 @@
 /// The port through which the deck reads and changes accounts, credentials and events.
 ///
-/// Implemented by AuthDeckStore over SQLite; every method is one transaction.
+/// Implemented by AuthDeckStore over SQLite; every method is one transaction. Reads are narrow:
+/// rows or summaries for lists and counts, secrets opened only for the accounts being used.
 public protocol AccountStore: Sendable {
-    /// Every account with its credentials; quarantined ones only when asked.
-    func accounts(includeQuarantined: Bool) throws -> [StoredAccount]
     /// Every account with its credentials' kinds, scopes and expiries but no secret values:
     /// what listings, states and pruning decide on, without decrypting a token.
     func accountSummaries(includeQuarantined: Bool) throws -> [StoredAccount]
     /// Only the account rows, no credentials: for matching an ACCOUNT argument.
     func accountRows(includeQuarantined: Bool) throws -> [Account]
+    /// A provider's accounts (quarantined too) with that subject, or all of them when nil, with
+    /// their credentials: only these are decrypted.
+    func accounts(providerId: String, subject: String?) throws -> [StoredAccount]
     /// One account with its credentials, quarantined or not.
     func account(id: String) throws -> StoredAccount?
     /// Adds an account and its credentials.

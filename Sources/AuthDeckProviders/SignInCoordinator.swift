@@ -24,8 +24,7 @@ public struct SignInCoordinator: Sendable {
             throw failure
         }
         let now = clock.now()
-        let existing = try store.accounts(includeQuarantined: true)
-            .filter { $0.account.providerId == profile.id && $0.account.subject == result.subject }
+        let existing = try store.accounts(providerId: profile.id, subject: result.subject)
             .max { ($0.account.lastSignInAt ?? $0.account.createdAt) < ($1.account.lastSignInAt ?? $1.account.createdAt) }
         var account = existing?.account ?? Account(id: Account.makeID(provider: profile.id), providerId: profile.id,
                                                    subject: result.subject, username: result.username, createdAt: now)

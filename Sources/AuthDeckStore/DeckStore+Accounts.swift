@@ -4,6 +4,7 @@ import AuthDeckCore
 
 /// The `AccountStore` port over SQLite: account rows, sealed credentials, quarantine.
 extension DeckStore: AccountStore {
+    /// Every account with every secret opened: for tests and tools, not for the port's users.
     public func accounts(includeQuarantined: Bool = false) throws -> [StoredAccount] {
         try accounts(includeQuarantined: includeQuarantined, openSecrets: true)
     }
@@ -61,6 +62,18 @@ extension DeckStore: AccountStore {
             var credentials = Credentials.empty
             try loadCredentials(db, scope: .account(id), openSecrets: true) { _, _ in 0 } apply: { _, change in try change(&credentials) }
             return StoredAccount(account: account, credentials: credentials)
+        }
+    }
+
+    public func accounts(providerId: String, subject: String?) throws -> [StoredAccount] {
+        try read { db in
+            let accounts = try Self.accounts(db, where: " WHERE provider_id = ?" + (subject == nil ? "" : " AND subject = ?"),
+                                             arguments: [.text(providerId)] + (subject.map { [.text($0)] } ?? []))
+            return try accounts.map { account in
+                var credentials = Credentials.empty
+                try loadCredentials(db, scope: .account(account.id), openSecrets: true) { _, _ in 0 } apply: { _, change in try change(&credentials) }
+                return StoredAccount(account: account, credentials: credentials)
+            }
         }
     }
 

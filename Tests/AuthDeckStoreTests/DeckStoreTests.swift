@@ -92,6 +92,26 @@ import AuthDeckPlatform
         #expect(one == fixture.accounts.first { $0.account.id == "sp/0000a012" })
     }
 
+    /// The narrow read by provider and subject: that provider's accounts only, quarantined ones
+    /// too, each with its own credentials opened.
+    @Test func accountsBySubjectAreTheProvidersOwnWithTheirCredentials() throws {
+        let dir = TempDirectory()
+        let store = try DeckStore.open(location(dir), clock: clock)
+        let fixture = DeckFixture(now: clock.now())
+        for stored in fixture.accounts { try store.insert(stored) }
+        let sample = try #require(fixture.accounts.first { !$0.credentials.isEmpty })
+        let provider = sample.account.providerId
+        let bySubject = try store.accounts(providerId: provider, subject: sample.account.subject)
+        #expect(Set(bySubject) == Set(fixture.accounts.filter { $0.account.providerId == provider && $0.account.subject == sample.account.subject }))
+        #expect(bySubject.contains(sample), "credentials opened, equal to what was stored")
+        #expect(Set(try store.accounts(providerId: provider, subject: nil)) == Set(fixture.accounts.filter { $0.account.providerId == provider }))
+        #expect(try store.accounts(providerId: provider, subject: "no such subject").isEmpty)
+        #expect(try store.accounts(providerId: "nope", subject: nil).isEmpty)
+        try store.quarantine([PruneCandidate(account: sample.account, reason: .signInNeverCompleted)], at: clock.now())
+        #expect(try store.accounts(providerId: provider, subject: sample.account.subject).contains { $0.account.id == sample.account.id && $0.account.quarantinedAt != nil },
+                "quarantined accounts are found too (a sign-in brings them back)")
+    }
+
     /// Listings sort in Swift (not in SQLite) and attach credentials through a map of
     /// positions: the order must still be SQLite's BINARY order on (provider, username, id) —
     /// for non-ASCII names and canonically equivalent spellings too — and every credential

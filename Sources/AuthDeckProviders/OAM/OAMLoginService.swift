@@ -32,7 +32,7 @@ public struct OAMLoginService: Sendable {
 
     /// The provider's account for `username` (or its only one), quarantined or not.
     public func existing(username: String?) throws -> StoredAccount? {
-        let mine = try store.accounts(includeQuarantined: true).filter { $0.account.providerId == adapter.profile.id }
+        let mine = try store.accounts(providerId: adapter.profile.id, subject: nil)
         if let username { return mine.first { $0.account.username.lowercased() == username.lowercased() } }
         return mine.count == 1 ? mine[0] : nil
     }

@@ -46,8 +46,8 @@ public struct SharePointAdapter: ProviderAdapter {
     /// named by `username`, when given).
     func linkedAccount(username: String?) throws -> StoredAccount? {
         guard let store = context.accounts, let azureId = settings.azure?.id else { return nil }
-        return try store.accounts(includeQuarantined: false)
-            .filter { $0.account.providerId == azureId && $0.credentials.refreshToken != nil }
+        return try store.accounts(providerId: azureId, subject: nil)
+            .filter { $0.account.quarantinedAt == nil && $0.credentials.refreshToken != nil }
             .filter { username == nil || $0.account.username.lowercased() == username!.lowercased() }
             .max { ($0.account.lastSignInAt ?? $0.account.createdAt) < ($1.account.lastSignInAt ?? $1.account.createdAt) }
     }

@@ -34,7 +34,7 @@ struct EventsCommand: AsyncParsableCommand {
         var accountId: String?
         if let account {
             // Events outlive their accounts (logout, purge), so an unknown id is still a filter.
-            let all = try store.accounts(includeQuarantined: true).map(\.account)
+            let all = try store.accountRows(includeQuarantined: true)
             switch AccountMatcher.resolve(account, in: all) {
             case .found(let a): accountId = a.id
             case .ambiguous(let list):

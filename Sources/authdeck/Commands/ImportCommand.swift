@@ -47,7 +47,7 @@ struct ImportCookiesCommand: AsyncParsableCommand {
         let store = try context.openStore()
         let user = username ?? "imported"
         let subject = "import:\(user.lowercased())@\(site)"
-        let existing = try store.accounts(includeQuarantined: true).first { $0.account.providerId == profile.id && $0.account.subject == subject }
+        let existing = try store.accounts(providerId: profile.id, subject: subject).first
         var account = existing?.account ?? Account(id: Account.makeID(provider: profile.id), providerId: profile.id, subject: subject,
                                                    username: user, displayName: site, realm: site, createdAt: now)
         account.lastSignInAt = now

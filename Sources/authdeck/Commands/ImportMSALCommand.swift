@@ -32,7 +32,7 @@ struct ImportMSALCommand: AsyncParsableCommand {
         let now = context.clock.now()
         var imported: [String] = [], skipped: [String] = []
         // Read (and decrypt) the store once, not once per cache entry: caches can hold thousands.
-        var known = Dictionary(try store.accounts(includeQuarantined: true).filter { $0.account.providerId == profile.id }
+        var known = Dictionary(try store.accounts(providerId: profile.id, subject: nil)
             .map { ($0.account.subject, $0) }, uniquingKeysWith: { first, _ in first })
         // One deck account per home account: its refresh token, and the realm the provider pins (or the first).
         for (_, realms) in Dictionary(grouping: cache.entries(), by: { $0.homeAccountId + "|" + $0.environment }).sorted(by: { $0.key < $1.key }) {

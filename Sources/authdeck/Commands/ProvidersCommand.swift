@@ -31,7 +31,7 @@ struct ProvidersCommand: AsyncParsableCommand {
         let context = DeckContext(global)
         let config = try context.loadConfig()
         let store = try context.openStore()
-        let accounts = try store.accounts(includeQuarantined: false)
+        let counts = Dictionary(try store.accountRows(includeQuarantined: false).map { ($0.providerId, 1) }, uniquingKeysWith: +)
         let adapters = context.adapterContext(store)
         let rows = config.providers.map { p -> ProviderJSON in
             let caps = ProviderCapabilities.of(p)
@@ -39,7 +39,7 @@ struct ProvidersCommand: AsyncParsableCommand {
                                 flow: p.flow?.rawValue, flows: caps.flows.map(\.rawValue), silent_renewal: caps.silentRenewal,
                                 server_revocation: caps.serverRevocation,
                                 credentials: (caps.producesTokens ? ["tokens"] : []) + (caps.producesCookies ? ["cookies"] : []),
-                                accounts: accounts.filter { $0.account.providerId == p.id }.count,
+                                accounts: counts[p.id] ?? 0,
                                 expected_realm: p.expectedRealm, problem: problem(p, config, adapters))
         }
         if json { return try Output.json(rows) }

@@ -28,7 +28,7 @@ struct StatusCommand: AsyncParsableCommand {
         let config = try context.loadConfig()
         let store = try context.openStore()
         let assessment = try context.assess(store, config)
-        let quarantined = try store.accounts(includeQuarantined: true).filter { $0.account.quarantinedAt != nil }.count
+        let quarantined = try store.accountRows(includeQuarantined: true).filter { $0.quarantinedAt != nil }.count
         let counts = assessment.countsByState
         if json {
             try Output.json(StatusJSON(version: AuthDeckCore.version, store: store.location.databasePath,
