@@ -58,9 +58,11 @@ let package = Package(
             "AuthDeckCore", "AuthDeckPlatform", "AuthDeckOAuth", "AuthDeckHTTP",
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "CryptoExtras", package: "swift-crypto"),
         ], swiftSettings: strict),
-        // The use cases, each written once: sign-out, pruning, the sign-in flow choice — what the
-        // CLI's commands and the deck's runtime both call.
-        .target(name: "AuthDeckApp", dependencies: ["AuthDeckCore", "AuthDeckConfig", "AuthDeckProviders"], swiftSettings: strict),
+        // The use cases, each written once (sign-out, pruning, the sign-in flow choice), and the
+        // one wiring of provider adapters: what the CLI's commands and the deck's runtime call.
+        .target(name: "AuthDeckApp", dependencies: [
+            "AuthDeckCore", "AuthDeckConfig", "AuthDeckStore", "AuthDeckHTTP", "AuthDeckProviders",
+        ], swiftSettings: strict),
         .target(name: "AuthDeckUI", dependencies: ["AuthDeckCore"], swiftSettings: strict),
         .target(name: "AuthDeckTerminal", dependencies: ["AuthDeckUI", "CNcursesw"], swiftSettings: strict),
         .target(name: "AuthDeckEmulator", dependencies: [

@@ -1,5 +1,6 @@
 import AuthDeckCore
 import AuthDeckConfig
+import AuthDeckApp
 
 /// A command failure with its message and exit status, printed as `authdeck: message`.
 struct CLIError: Error {
@@ -14,10 +15,7 @@ struct CLIError: Error {
 
     /// A provider id that is not in the config, with the ids that are (exit 2).
     static func unknownProvider(_ id: String, in config: DeckConfig) -> CLIError {
-        let ids = config.providers.map(\.id)
-        let known = ids.isEmpty ? "none is configured yet; `authdeck providers` says how to add one"
-                                : "configured: " + ids.joined(separator: ", ")
-        return .usage("no provider \"\(TerminalText.inert(id))\" in \(config.path) (\(known))")
+        .usage(ProviderWiring.unknownProvider(id, in: config))
     }
 
     /// A provider failure, with the exit status its class calls for.

@@ -4,8 +4,7 @@ import AuthDeckStore
 import AuthDeckPlatform
 import AuthDeckConfig
 import AuthDeckProviders
-import AuthDeckHTTP
-import AuthDeckOAuth
+import AuthDeckApp
 
 /// The composition root of one CLI invocation: resolves paths, opens the store and reads the
 /// config on demand, and hands out the clock. Commands get everything from here.
@@ -75,33 +74,25 @@ struct DeckContext {
     /// The adapter for a configured provider, wired to the real network, clock and cache.
     func adapter(for providerId: String, config: DeckConfig, store: DeckStore) throws -> any ProviderAdapter {
         guard let profile = config.provider(providerId) else { throw CLIError.unknownProvider(providerId, in: config) }
-        return try ProviderRegistry.adapter(for: profile, context: adapterContext(store), config: config.providers)
+        return try wiring(store).adapter(for: profile, config: config)
     }
 
-    /// The real network, clock, browser and store, as adapters get them.
-    func adapterContext(_ store: DeckStore) -> AdapterContext {
-        AdapterContext(http: CurlHTTPClient(userAgent: "authdeck/\(AuthDeckCore.version)", environment: environment),
-                       clock: clock, documents: store, browser: BrowserOpener(environment: environment),
-                       environment: environment, accounts: store, leaseHolder: DeckStore.leaseHolder,
-                       providerSecrets: store)
+    func wiring(_ store: DeckStore) -> ProviderWiring {
+        ProviderWiring(store: store, clock: clock, environment: environment)
     }
 
-    /// What `authdeck request` sends through: the account's adapter, the provider's TLS
-    /// settings and a renewer, over the real network.
+    /// What `authdeck request` sends through (see `ProviderWiring.requester`).
     func requester(for stored: StoredAccount, config: DeckConfig, store: DeckStore, scopes: [String]) throws -> ResourceRequester {
         let adapter = try self.adapter(for: stored.account.providerId, config: config, store: store)
-        let base = adapterContext(store)
-        let tls: TLSOptions
         do {
-            tls = try ProviderRegistry.tlsOptions(for: adapter.profile, context: base)
+            return try wiring(store).requester(with: adapter, config: config, scopes: scopes)
         } catch let failure as AuthFailure {
             throw CLIError.from(failure)
         }
-        return ResourceRequester(adapter: adapter, renewer: renewer(store, config), http: base.http, tls: tls, scopes: scopes)
     }
 
     func renewer(_ store: DeckStore, _ config: DeckConfig) -> RenewalCoordinator {
-        RenewalCoordinator(store: store, clock: clock, holder: DeckStore.leaseHolder, skew: config.statePolicy.clockSkew)
+        wiring(store).renewer(config)
     }
 
     /// Config, store and the account ACCOUNT names: what every single-account command starts with.

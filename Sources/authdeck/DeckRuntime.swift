@@ -164,7 +164,7 @@ final class DeckRuntime: @unchecked Sendable {
                 if let matrix = QREncoder.encode(uri) { inbox.post(.qrCode(uri: uri, matrix)) }
             }
         case .openURL(let url):
-            _ = AuthDeckHTTPBrowser.open(url, environment: context.environment)
+            _ = context.wiring(store).openInBrowser(url)
         case .quit:
             break
         }
@@ -192,30 +192,21 @@ final class DeckRuntime: @unchecked Sendable {
         }
     }
 
+    /// The deck's re-sign-in, renewal ahead of expiry and new accounts (`Reauthentication`).
+    var reauthentication: Reauthentication { Reauthentication(wiring: context.wiring(store), config: config) }
+
     /// Silent renewal first; when only a person can help and `interactive`, the provider's
     /// sign-in flow with its prompts shown as modals.
     func renew(_ id: String, interactive: Bool) async {
-        guard let stored = try? store.account(id: id) else { return inbox.post(.renewFinished(id: id, failure: "the account is gone")) }
         do {
-            let adapter = try context.adapter(for: stored.account.providerId, config: config, store: store)
-            let needsPerson = stored.account.lastError?.errorClass == .needsInteraction
-            if !(needsPerson && interactive) {
-                do {
-                    _ = try await context.renewer(store, config).renew(id, with: adapter, force: true)
-                    return inbox.post(.renewFinished(id: id, failure: nil))
-                } catch let f as AuthFailure where f.errorClass == .needsInteraction && interactive {
-                    // fall through to an interactive sign-in
-                }
+            switch try await reauthentication.renewOrSignIn(id, interactive: interactive, presenter: DeckPresenter(id: id, inbox: inbox)) {
+            case .renewed:
+                inbox.post(.renewFinished(id: id, failure: nil))
+            case .signedIn(let signed):
+                let other = signed.account.id == id ? nil : "\(signed.account.providerId)/\(TerminalText.inert(signed.account.username))"
+                inbox.post(.signInFinished(id: id, failure: nil, account: other))
             }
-            guard let flow = SignInFlowChoice.forDeck(adapter) else {
-                return inbox.post(.signInFinished(id: id, failure: SignInFlowChoice.deckCannotSignIn(adapter.profile.id)))
-            }
-            let presenter = DeckPresenter(id: id, inbox: inbox)
-            let signed = try await SignInCoordinator(store: store, clock: context.clock)
-                .signIn(with: adapter, flow: flow, presenter: presenter, options: SignInOptions(username: stored.account.username))
-            let other = signed.account.id == id ? nil : "\(signed.account.providerId)/\(TerminalText.inert(signed.account.username))"
-            inbox.post(.signInFinished(id: id, failure: nil, account: other))
-        } catch let f as AuthFailure where interactive {
+        } catch let f as AuthFailure where interactive && !["gone", "unknown_provider"].contains(f.code) {
             inbox.post(.signInFinished(id: id, failure: f.remedy))
         } catch is CancellationError {
             inbox.post(.signInFinished(id: id, failure: "cancelled"))
@@ -237,28 +228,20 @@ final class DeckRuntime: @unchecked Sendable {
     /// Renews `id` so it outlives its provider's `renew_before`, unless it already does.
     func renewAhead(_ id: String) async {
         do {
-            guard let stored = try store.account(id: id) else { return inbox.post(.renewFinished(id: id, failure: "the account is gone")) }
-            let window = config.provider(stored.account.providerId)?.renewBefore ?? ProviderProfile.defaultRenewBefore
-            let adapter = try context.adapter(for: stored.account.providerId, config: config, store: store)
-            _ = try await context.renewer(store, config).renew(id, with: adapter, window: window)
+            _ = try await reauthentication.renewAhead(id)
             inbox.post(.renewFinished(id: id, failure: nil))
         } catch {
             inbox.post(.renewFinished(id: id, failure: Self.failureText(error)))
         }
     }
 
-    /// A new account: the provider's flow (device or browser; password flows need the CLI,
+    /// A new account, with the deck's flow (device or browser; password flows need the CLI,
     /// which can ask for a password without echo).
     func add(_ provider: String) async {
         let key = "new:" + provider
         do {
-            let adapter = try context.adapter(for: provider, config: config, store: store)
-            guard let flow = SignInFlowChoice.forDeck(adapter) else {
-                return inbox.post(.signInFinished(id: key, failure: SignInFlowChoice.deckCannotSignIn(provider)))
-            }
             let started = context.clock.now()
-            let added = try await SignInCoordinator(store: store, clock: context.clock)
-                .signIn(with: adapter, flow: flow, presenter: DeckPresenter(id: key, inbox: inbox), options: SignInOptions())
+            let added = try await reauthentication.add(provider, presenter: DeckPresenter(id: key, inbox: inbox))
             inbox.post(.signInFinished(id: key, failure: nil, account: "\(provider)/\(TerminalText.inert(added.account.username))",
                                        existing: added.account.createdAt < started))
         } catch let f as AuthFailure {
@@ -273,7 +256,7 @@ final class DeckRuntime: @unchecked Sendable {
     func logout(_ id: String, clearRegistration: Bool) async {
         guard let stored = try? store.account(id: id) else { return inbox.post(.loggedOut(id: id, failure: "the account is gone")) }
         do {
-            let adapter = try? context.adapter(for: stored.account.providerId, config: config, store: store)
+            let adapter = try? context.wiring(store).adapter(forProvider: stored.account.providerId, config: config)
             _ = try await SignOut(store: store, clock: context.clock).run(stored, adapter: adapter, clearRegistration: clearRegistration)
             inbox.post(.loggedOut(id: id, failure: nil))
         } catch let f as AuthFailure {
@@ -344,13 +327,4 @@ struct DeckPresenter: SignInPresenter {
     let id: String
     let inbox: Inbox
     func present(_ prompt: SignInPrompt) async { inbox.post(.signInPrompt(id: id, prompt)) }
-}
-
-import AuthDeckHTTP
-
-/// Opening a URL from the deck (the `o` key on the browser modal).
-enum AuthDeckHTTPBrowser {
-    static func open(_ url: String, environment: [String: String]) -> Bool {
-        BrowserOpener(environment: environment).open(url) != nil
-    }
 }

@@ -4,6 +4,7 @@ import AuthDeckCore
 import AuthDeckConfig
 import AuthDeckStore
 import AuthDeckProviders
+import AuthDeckApp
 
 /// `authdeck watch`: keeps accounts signed in without a terminal, in the foreground (a
 /// systemd user unit runs it as a service).
@@ -105,7 +106,7 @@ struct Watcher {
                 }
             }
         }
-        for (stored, result) in await renew(due, config: config, profiles: profiles) {
+        for (stored, result) in await renew(due, config: config) {
             let id = stored.account.id
             switch result {
             case .success(let renewed):
@@ -144,20 +145,16 @@ struct Watcher {
     }
 
     /// Renews the due accounts, four at a time, each so that it outlives its `renew_before`.
-    func renew(_ due: [StoredAccount], config: DeckConfig, profiles: [String: ProviderProfile]) async
+    func renew(_ due: [StoredAccount], config: DeckConfig) async
         -> [(StoredAccount, Result<StoredAccount, AuthFailure>)] {
         let gate = ConcurrencyGate(limit: 4)
-        let renewer = context.renewer(store, config)
-        let context = self.context
-        let store = self.store
+        let reauthentication = Reauthentication(wiring: context.wiring(store), config: config)
         return await withTaskGroup(of: (StoredAccount, Result<StoredAccount, AuthFailure>).self) { group in
             for stored in due {
-                let window = profiles[stored.account.providerId]?.renewBefore ?? ProviderProfile.defaultRenewBefore
                 group.addTask {
                     await gate.run {
                         do {
-                            let adapter = try context.adapter(for: stored.account.providerId, config: config, store: store)
-                            return (stored, .success(try await renewer.renew(stored.account.id, with: adapter, window: window)))
+                            return (stored, .success(try await reauthentication.renewAhead(stored.account.id)))
                         } catch let failure as AuthFailure {
                             return (stored, .failure(failure))
                         } catch {

@@ -1,0 +1,65 @@
+import AuthDeckCore
+import AuthDeckConfig
+import AuthDeckStore
+import AuthDeckHTTP
+import AuthDeckProviders
+
+/// The one composition of provider adapters: the real network, clock, browser and store, as
+/// every command, `watch` and the deck hand them to adapters.
+public struct ProviderWiring: Sendable {
+    public let store: DeckStore
+    public let clock: any WallClock
+    public let environment: [String: String]
+
+    public init(store: DeckStore, clock: any WallClock, environment: [String: String]) {
+        self.store = store
+        self.clock = clock
+        self.environment = environment
+    }
+
+    public var adapterContext: AdapterContext {
+        AdapterContext(http: CurlHTTPClient(userAgent: "authdeck/\(AuthDeckCore.version)", environment: environment),
+                       clock: clock, documents: store, browser: BrowserOpener(environment: environment),
+                       environment: environment, accounts: store, leaseHolder: DeckStore.leaseHolder,
+                       providerSecrets: store)
+    }
+
+    /// The adapter of the provider `providerId` of `config`; a provider gone from the config
+    /// is a misconfiguration naming the ones there are.
+    public func adapter(forProvider providerId: String, config: DeckConfig) throws -> any ProviderAdapter {
+        guard let profile = config.provider(providerId) else {
+            throw AuthFailure(.misconfigured, code: "unknown_provider", remedy: Self.unknownProvider(providerId, in: config))
+        }
+        return try adapter(for: profile, config: config)
+    }
+
+    /// "no provider "x" in PATH (configured: a, b)": what the CLI and the deck say alike.
+    public static func unknownProvider(_ id: String, in config: DeckConfig) -> String {
+        let ids = config.providers.map(\.id)
+        let known = ids.isEmpty ? "none is configured yet; `authdeck providers` says how to add one"
+                                : "configured: " + ids.joined(separator: ", ")
+        return "no provider \"\(TerminalText.inert(id))\" in \(config.path) (\(known))"
+    }
+
+    /// The adapter of a configured provider (`profile` is one of `config`'s).
+    public func adapter(for profile: ProviderProfile, config: DeckConfig) throws -> any ProviderAdapter {
+        try ProviderRegistry.adapter(for: profile, context: adapterContext, config: config.providers)
+    }
+
+    public func renewer(_ config: DeckConfig) -> RenewalCoordinator {
+        RenewalCoordinator(store: store, clock: clock, holder: DeckStore.leaseHolder, skew: config.statePolicy.clockSkew)
+    }
+
+    /// What `authdeck request` sends through: the account's adapter, its provider's TLS
+    /// settings and a renewer. Throws the provider's `AuthFailure` for unusable TLS settings.
+    public func requester(with adapter: any ProviderAdapter, config: DeckConfig, scopes: [String]) throws -> ResourceRequester {
+        let base = adapterContext
+        let tls = try ProviderRegistry.tlsOptions(for: adapter.profile, context: base)
+        return ResourceRequester(adapter: adapter, renewer: renewer(config), http: base.http, tls: tls, scopes: scopes)
+    }
+
+    /// Opens `url` in the person's browser (`$BROWSER`, else xdg-open); whether one started.
+    public func openInBrowser(_ url: String) -> Bool {
+        BrowserOpener(environment: environment).open(url) != nil
+    }
+}

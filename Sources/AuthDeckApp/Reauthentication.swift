@@ -1,0 +1,66 @@
+import AuthDeckCore
+import AuthDeckConfig
+import AuthDeckProviders
+
+/// Keeping an account signed in and bringing it back: renewing it ahead of expiry (the deck's
+/// tick, `watch`), and re-signing it in — silently when its provider allows, else through the
+/// flow a person can follow in the deck (its Enter and `a`).
+public struct Reauthentication: Sendable {
+    public enum Outcome: Sendable {
+        case renewed(StoredAccount)
+        /// Signed in interactively; the account may be another one than asked for (the person
+        /// chose another user).
+        case signedIn(StoredAccount)
+    }
+
+    let wiring: ProviderWiring
+    let config: DeckConfig
+
+    public init(wiring: ProviderWiring, config: DeckConfig) {
+        self.wiring = wiring
+        self.config = config
+    }
+
+    /// Renews `id` so it outlives its provider's `renew_before`, unless it already does.
+    public func renewAhead(_ id: String) async throws -> StoredAccount {
+        let stored = try account(id)
+        let window = config.provider(stored.account.providerId)?.renewBefore ?? ProviderProfile.defaultRenewBefore
+        return try await wiring.renewer(config).renew(id, with: try wiring.adapter(forProvider: stored.account.providerId, config: config),
+                                                      window: window)
+    }
+
+    /// Renews `id` now; when only a person can help and `interactive`, signs it in with the
+    /// deck's flow (`SignInFlowChoice.forDeck`), its prompts going to `presenter`.
+    public func renewOrSignIn(_ id: String, interactive: Bool, presenter: any SignInPresenter) async throws -> Outcome {
+        let stored = try account(id)
+        let adapter = try wiring.adapter(forProvider: stored.account.providerId, config: config)
+        if !(stored.account.lastError?.errorClass == .needsInteraction && interactive) {
+            do {
+                return .renewed(try await wiring.renewer(config).renew(id, with: adapter, force: true))
+            } catch let f as AuthFailure where f.errorClass == .needsInteraction && interactive {
+                // only a person can help: sign in
+            }
+        }
+        return .signedIn(try await signIn(adapter, username: stored.account.username, presenter: presenter))
+    }
+
+    /// Signs a new account of `providerId` in with the deck's flow.
+    public func add(_ providerId: String, presenter: any SignInPresenter) async throws -> StoredAccount {
+        try await signIn(try wiring.adapter(forProvider: providerId, config: config), username: nil, presenter: presenter)
+    }
+
+    func signIn(_ adapter: any ProviderAdapter, username: String?, presenter: any SignInPresenter) async throws -> StoredAccount {
+        guard let flow = SignInFlowChoice.forDeck(adapter) else {
+            throw AuthFailure(.misconfigured, code: "password_only", remedy: SignInFlowChoice.deckCannotSignIn(adapter.profile.id))
+        }
+        return try await SignInCoordinator(store: wiring.store, clock: wiring.clock)
+            .signIn(with: adapter, flow: flow, presenter: presenter, options: SignInOptions(username: username))
+    }
+
+    func account(_ id: String) throws -> StoredAccount {
+        guard let stored = try wiring.store.account(id: id) else {
+            throw AuthFailure(.misconfigured, code: "gone", remedy: "the account is gone")
+        }
+        return stored
+    }
+}
