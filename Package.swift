@@ -36,13 +36,18 @@ let package = Package(
         // What both binaries resolve alike: store, key and config paths, the token fast-path
         // record, crash hygiene, malloc tuning. Imports only Glibc (and its <malloc.h>).
         .target(name: "AuthDeckPlatform", dependencies: ["CMalloc"], swiftSettings: strict),
+        // What both binaries must agree on: the sealed-value layout, the key file's format, the
+        // migrations the front knows, meta keys and the "last used" rule.
+        .target(name: "AuthDeckVault", dependencies: [
+            "AuthDeckCore", .product(name: "Crypto", package: "swift-crypto"),
+        ], swiftSettings: strict),
         // config.toml loading and validation.
         .target(name: "AuthDeckConfig", dependencies: [
             "AuthDeckCore", "AuthDeckUI", .product(name: "TOMLKit", package: "TOMLKit"),
         ], swiftSettings: strict),
         // SQLite store: schema, migrations, sealing, leases, events.
         .target(name: "AuthDeckStore", dependencies: [
-            "AuthDeckCore", "AuthDeckPlatform", "CSecret",
+            "AuthDeckCore", "AuthDeckPlatform", "AuthDeckVault", "CSecret",
             .product(name: "GRDB", package: "GRDB.swift"),
             // SQLite's C API, as GRDB links it: listings read rows with it (RowReader).
             .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -81,7 +86,7 @@ let package = Package(
         ], path: "Sources/authdeck", swiftSettings: strict),
         // The front (product `authdeck`): cached tokens without the full binary's start-up.
         .executableTarget(name: "AuthDeckFront", dependencies: [
-            "AuthDeckCore", "AuthDeckPlatform", "CSQLite", .product(name: "Crypto", package: "swift-crypto"),
+            "AuthDeckCore", "AuthDeckPlatform", "AuthDeckVault", "CSQLite", .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: strict),
         .executableTarget(name: "authdeck-idp", dependencies: ["AuthDeckEmulator"], swiftSettings: strict),
         // Seeded mutation fuzzing of every parser of outside input (Tests/fuzz/run). Member
@@ -94,7 +99,7 @@ let package = Package(
         .testTarget(name: "AuthDeckCoreTests", dependencies: ["AuthDeckCore", "AuthDeckTestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "AuthDeckStoreTests", dependencies: [
-            "AuthDeckCore", "AuthDeckPlatform", "AuthDeckStore", "AuthDeckConfig", "AuthDeckTestSupport",
+            "AuthDeckCore", "AuthDeckPlatform", "AuthDeckStore", "AuthDeckVault", "AuthDeckConfig", "AuthDeckTestSupport",
         ], swiftSettings: strict),
         .testTarget(name: "AuthDeckCLITests", dependencies: [
             "AuthDeckCore", "AuthDeckPlatform", "AuthDeckStore", "AuthDeckTestSupport", "AuthDeckUI",

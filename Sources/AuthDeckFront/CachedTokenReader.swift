@@ -7,6 +7,7 @@ import FoundationEssentials
 import Crypto
 import AuthDeckCore
 import AuthDeckPlatform
+import AuthDeckVault
 
 /// Answers `authdeck token ACCOUNT` from the store alone when the answer is certain: a
 /// file-sealed store with owner-only files, a config file unchanged since `authdeck-full`
@@ -40,15 +41,22 @@ struct CachedTokenReader {
         // One read transaction: the key, the account and its tokens from the same snapshot.
         try db.execute("BEGIN")
         defer { try? db.execute("COMMIT") }
+        // A store migrated by a newer authdeck: its columns may mean something else.
+        var unknownMigrations = false
+        try db.query("SELECT identifier FROM grdb_migrations") { row in
+            if !StoreLayout.migrations.contains(row[0].text ?? "") { unknownMigrations = true }
+        }
+        guard !unknownMigrations else { return nil }
         var meta: [String: SQLiteConnection.Value] = [:]
-        try db.query("SELECT key, value FROM meta WHERE key IN ('key_source', 'data_key.file', ?)", [TokenFastPath.metaKey]) { row in
+        try db.query("SELECT key, value FROM meta WHERE key IN (?, ?, ?)",
+                     [StoreLayout.keySourceKey, StoreLayout.dataKeyKey("file"), TokenFastPath.metaKey]) { row in
             if let key = row[0].text { meta[key] = row[1] }
         }
-        guard (meta["key_source"]?.text ?? "file") == "file",
+        guard (meta[StoreLayout.keySourceKey]?.text ?? "file") == "file",
               let record = meta[TokenFastPath.metaKey]?.text.flatMap(TokenFastPath.init(encoded:)),
               record.configIdentity == configIdentity,
-              let wrapped = meta["data_key.file"]?.bytes,
-              let rawDataKey = Self.unseal(wrapped, key: wrappingKey, context: SealingContext.dataKey(source: "file")) else { return nil }
+              let wrapped = meta[StoreLayout.dataKeyKey("file")]?.bytes,
+              let rawDataKey = SealedValue.open(wrapped, key: wrappingKey, context: SealingContext.dataKey(source: "file")) else { return nil }
         let dataKey = SymmetricKey(data: rawDataKey)
 
         var accounts: [Account] = []
@@ -76,36 +84,23 @@ struct CachedTokenReader {
         let credentials = Credentials(accessTokens: tokens)
         guard let token = credentials.usableAccessToken(for: [], at: now, skew: .seconds(record.clockSkewSeconds)),
               let row = sealed[token.id],
-              let value = Self.unseal(row.value, key: dataKey, context: SealingContext.accessToken(
+              let value = SealedValue.open(row.value, key: dataKey, context: SealingContext.accessToken(
                   token.id, account: account.id, scopes: row.scopes, requested: row.requested, expiresAt: row.expires)) else { return nil }
-        if account.lastUsedAt.map({ now - $0 >= .seconds(60) }) ?? true {
-            // As `DeckStore.touch`: "last used" moves at most once a minute; a failure is not the caller's problem.
-            try? db.execute("UPDATE accounts SET last_used_at = ?1 WHERE id = ?2 AND (last_used_at IS NULL OR last_used_at < ?1 - 60)",
-                            [String(now.secondsSinceEpoch), account.id])
+        if account.lastUsedAt.map({ now - $0 >= .seconds(StoreLayout.lastUsedResolution) }) ?? true {
+            // As `DeckStore.touch`; a failure is not the caller's problem.
+            try? db.execute(StoreLayout.touchSQL, [String(now.secondsSinceEpoch), account.id])
         }
         return String(decoding: value, as: UTF8.self)
     }
 
-    /// A sealed value's plaintext (layout: version byte 1, nonce ‖ ciphertext ‖ tag; see
-    /// `AESSecretBox`), nil when it does not open.
-    static func unseal(_ sealed: [UInt8], key: SymmetricKey, context: String) -> [UInt8]? {
-        guard sealed.first == 1, let box = try? AES.GCM.SealedBox(combined: sealed.dropFirst()),
-              let plain = try? AES.GCM.open(box, using: key, authenticating: Array(context.utf8)) else { return nil }
-        return Array(plain)
-    }
-
-    /// The key of an `authdeck-key-v1:` key file (see `KeyFile`), nil when it is not one.
+    /// The key of a key file (`KeyFileFormat`), nil when it is not one.
     static func readKeyFile(_ path: String) -> SymmetricKey? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var buffer = [UInt8](repeating: 0, count: 4096)
         let n = read(fd, &buffer, buffer.count)
-        guard n > 0 else { return nil }
-        let line = String(decoding: buffer[..<n], as: UTF8.self).trimmingWhitespace()
-        let prefix = "authdeck-key-v1:"
-        guard line.hasPrefix(prefix), let raw = Data(base64Encoded: String(line.dropFirst(prefix.count))),
-              raw.count == 32 else { return nil }
+        guard n > 0, case .success(let raw) = KeyFileFormat.parse(Array(buffer[..<n])) else { return nil }
         return SymmetricKey(data: raw)
     }
 

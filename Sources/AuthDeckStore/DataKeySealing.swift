@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import AuthDeckVault
 import AuthDeckCore
 
 /// The store's data key as sealed in the meta table: which source wraps it, the wrapped
@@ -23,21 +24,21 @@ struct DataKeySealing: Sendable {
             meta[row[0]] = row[1] as DatabaseValue
         }
         func text(_ key: String) -> String? { meta[key].flatMap { String.fromDatabaseValue($0) } }
-        let kind = text("key_source").flatMap(KeySourceKind.init(rawValue:)) ?? .file
-        guard let value = meta["data_key.\(kind.rawValue)"], let sealed = Data.fromDatabaseValue(value) else { return nil }
+        let kind = text(StoreLayout.keySourceKey).flatMap(KeySourceKind.init(rawValue:)) ?? .file
+        guard let value = meta[StoreLayout.dataKeyKey(kind.rawValue)], let sealed = Data.fromDatabaseValue(value) else { return nil }
         return DataKeySealing(kind: kind, sealed: sealed, parameters: text("key_params.\(kind.rawValue)"), storeID: text("store_id"))
     }
 
     /// Replaces whatever sealing the store has with this one.
     func save(_ db: Database) throws {
         try db.execute(sql: "DELETE FROM meta WHERE key LIKE 'data_key.%' OR key LIKE 'key_params.%'")
-        try db.execute(sql: "INSERT INTO meta (key, value) VALUES (?, ?)", arguments: ["data_key.\(kind.rawValue)", sealed])
+        try db.execute(sql: "INSERT INTO meta (key, value) VALUES (?, ?)", arguments: [StoreLayout.dataKeyKey(kind.rawValue), sealed])
         if let parameters {
             try db.execute(sql: "INSERT INTO meta (key, value) VALUES (?, ?)", arguments: ["key_params.\(kind.rawValue)", parameters])
         }
         if let storeID {
             try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('store_id', ?)", arguments: [storeID])
         }
-        try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('key_source', ?)", arguments: [kind.rawValue])
+        try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", arguments: [StoreLayout.keySourceKey, kind.rawValue])
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import AuthDeckCore
+import AuthDeckVault
 
 /// The `AccountStore` port over SQLite: account rows, sealed credentials, quarantine.
 extension DeckStore: AccountStore {
@@ -156,8 +157,7 @@ extension DeckStore: AccountStore {
     /// hot `token` path rarely pays for a write.
     public func touch(accountId: String, at now: Instant) throws {
         try write { db in
-            try db.execute(sql: "UPDATE accounts SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)",
-                           arguments: [now.secondsSinceEpoch, accountId, now.secondsSinceEpoch - 60])
+            try db.execute(sql: StoreLayout.touchSQL, arguments: [now.secondsSinceEpoch, accountId])
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Crypto
+import AuthDeckVault
 
 /// The key-encryption key kept in a 0600 file: authdeck's default key source on machines
 /// with no keyring (SSH boxes, containers).
@@ -9,7 +10,7 @@ import Crypto
 /// one value instead of re-encrypting every secret.
 public struct KeyFile: Sendable {
     public let path: String
-    static let prefix = "authdeck-key-v1:"
+    static let prefix = KeyFileFormat.prefix
 
     public init(path: String) { self.path = path }
 
@@ -34,17 +35,16 @@ public struct KeyFile: Sendable {
         } catch {
             throw StoreError.keyFile(path: path, detail: "cannot read key file: \(Self.reason(error))")
         }
-        guard let text = String(data: data, encoding: .utf8) else {
+        switch KeyFileFormat.parse(Array(data)) {
+        case .success(let raw):
+            return SymmetricKey(data: raw)
+        case .failure(.notText):
             throw StoreError.keyFile(path: path, detail: "key file is not text; expected one line starting with \(Self.prefix)")
-        }
-        let line = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard line.hasPrefix(Self.prefix) else {
+        case .failure(.notAKeyFile):
             throw StoreError.keyFile(path: path, detail: "not an authdeck key file; expected one line starting with \(Self.prefix)")
-        }
-        guard let raw = Data(base64Encoded: String(line.dropFirst(Self.prefix.count))), raw.count == 32 else {
+        case .failure(.badKey):
             throw StoreError.keyFile(path: path, detail: "key file is damaged: the key is not 32 bytes of base64")
         }
-        return SymmetricKey(data: raw)
     }
 
     /// Creates a new random key file with mode 0600; refuses to replace an existing one.
@@ -61,7 +61,7 @@ public struct KeyFile: Sendable {
     /// name and then `link(2)`ed into place, which is atomic and fails if the file exists.
     public func createOrRead() throws -> (key: SymmetricKey, created: Bool) {
         let key = SymmetricKey(size: .bits256)
-        let line = Self.prefix + key.withUnsafeBytes { Data($0).base64EncodedString() } + "\n"
+        let line = KeyFileFormat.line(for: key.withUnsafeBytes { Array($0) })
         _ = try FileSafety.ensurePrivateDirectory((path as NSString).deletingLastPathComponent)
         let temporary = "\(path).new.\(getpid()).\(UInt32.random(in: 0...UInt32.max))"
         try FileSafety.createPrivateFile(temporary, contents: Array(line.utf8))

@@ -98,6 +98,16 @@ import AuthDeckPlatform
         #expect(try lone.run(["token", "work/0000a001"]).status == 0)
     }
 
+    /// A store a newer authdeck migrated is the full binary's: the front checks the migrations
+    /// applied against the ones it knows (`StoreLayout.migrations`) before trusting a column.
+    @Test func aStoreMigratedByANewerAuthdeckIsHandedOver() throws {
+        #expect(try runner.run(["token", "work/0000a001"]).status == 0)
+        #expect(try lone.run(["token", "work/0000a001"]).status == 0)
+        let sqlite = BinaryRunner(executable: "/usr/bin/sqlite3", environment: [:])
+        #expect(try sqlite.run([storePath, "INSERT INTO grdb_migrations (identifier) VALUES ('999-from-the-future')"]).status == 0)
+        try expectHandedOver(["token", "work/0000a001"], "an unknown migration")
+    }
+
     @Test func anEditedConfigIsReadAgainByTheFullBinaryAndItsClockSkewHonoured() throws {
         #expect(try runner.run(["token", "work/0000a001"]).status == 0)
         let original = try String(contentsOfFile: configPath, encoding: .utf8)

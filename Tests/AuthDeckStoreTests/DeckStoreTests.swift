@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import AuthDeckCore
 @testable import AuthDeckStore
+import AuthDeckVault
 import AuthDeckTestSupport
 import AuthDeckPlatform
 
@@ -90,6 +91,17 @@ import AuthDeckPlatform
         #expect(Set(loaded) == Set(fixture.accounts))
         let one = try store.account(id: "sp/0000a012")
         #expect(one == fixture.accounts.first { $0.account.id == "sp/0000a012" })
+    }
+
+    /// The front trusts a store's columns only when every applied migration is one it knows:
+    /// the list it knows must be the store's own, in order.
+    @Test func theFrontKnowsEveryMigrationTheStoreApplies() throws {
+        let dir = TempDirectory()
+        let store = try DeckStore.open(location(dir), clock: clock)
+        _ = store
+        let r = try BinaryRunner(executable: "/usr/bin/sqlite3", environment: [:])
+            .run([location(dir).databasePath, "SELECT identifier FROM grdb_migrations ORDER BY rowid"])
+        #expect(r.stdout.split(separator: "\n").map(String.init) == StoreLayout.migrations)
     }
 
     /// The narrow read by provider and subject: that provider's accounts only, quarantined ones
