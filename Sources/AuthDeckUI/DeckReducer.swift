@@ -107,8 +107,10 @@ public enum DeckReducer {
         }
     }
 
+    /// A key: typed into the filter as text, else resolved through the state's keymap (the
+    /// user's `[keys]` applied) to a command for the deck or the window over it.
     static func press(_ state: inout DeckState, _ key: Key) -> [DeckEffect] {
-        if let modal = state.modal { return pressInModal(&state, modal, key) }
+        if let modal = state.modal { return pressInModal(&state, modal, state.keymap.command(for: key, in: .window)) }
         if state.editingFilter {
             switch key {
             case .char(let c): state.filter.append(c)
@@ -122,17 +124,22 @@ public enum DeckReducer {
             state.selectedID = state.visibleRows.first?.id
             return []
         }
-        switch key {
-        case .up, .char("k"): move(&state, by: -1)
-        case .down, .char("j"): move(&state, by: 1)
+        guard let command = state.keymap.command(for: key, in: .deck) else { return [] }
+        return perform(&state, command)
+    }
+
+    static func perform(_ state: inout DeckState, _ command: Keymap.Command) -> [DeckEffect] {
+        switch command {
+        case .moveUp: move(&state, by: -1)
+        case .moveDown: move(&state, by: 1)
         case .pageUp: move(&state, by: -10)
         case .pageDown: move(&state, by: 10)
-        case .home: move(&state, by: -100_000)
-        case .end: move(&state, by: 100_000)
-        case .tab, .backTab: state.pane = state.pane == .accounts ? .providers : .accounts
-        case .escape:
+        case .first: move(&state, by: -100_000)
+        case .last: move(&state, by: 100_000)
+        case .switchPane: state.pane = state.pane == .accounts ? .providers : .accounts
+        case .cancel:
             if !state.filter.isEmpty { state.filter = "" }
-        case .enter, .char("r"):
+        case .renew:
             if state.pane == .providers, state.providers.indices.contains(state.selectedProvider) {
                 state.filter = state.providers[state.selectedProvider].id
                 state.pane = .accounts
@@ -143,7 +150,7 @@ public enum DeckReducer {
             state.busy[row.id] = "renewing"
             state.message = nil
             return [.renew(ids: [row.id], interactiveIfNeeded: true)]
-        case .char("R"):
+        case .renewAll:
             let due = state.rows.filter { r in
                 switch r.state {
                 case .expiringSoon, .expired(true): return state.busy[r.id] == nil
@@ -156,92 +163,99 @@ public enum DeckReducer {
             }
             for id in due { state.busy[id] = "renewing" }
             return [.renew(ids: due, interactiveIfNeeded: false)]
-        case .char("/"): state.editingFilter = true
-        case .char("s"):
+        case .filter: state.editingFilter = true
+        case .sort:
             let all = DeckState.Sort.allCases
             state.sort = all[(all.firstIndex(of: state.sort)! + 1) % all.count]
             state.message = "Sorted by \(state.sort.rawValue)."
-        case .char("p"):
+        case .prune:
             let stale = state.rows.filter { if case .stale = $0.state { return true } else { return false } }
             let items = zip(stale, state.accountNames(stale)).compactMap { r, name -> DeckState.StaleItem? in
                 guard case .stale(let reason) = r.state else { return nil }
                 return DeckState.StaleItem(id: r.id, username: name, reason: reason.sentence)
             }
             if items.isEmpty { state.message = "Nothing to prune." } else { state.modal = .prune(items) }
-        case .char("u"): return [.undoPrune]
-        case .char("d"):
+        case .undoPrune: return [.undoPrune]
+        case .logout:
             if let row = state.selectedRow {
                 state.modal = .confirmLogout(id: row.id, username: state.accountName(row.id), offersClearRegistration: row.providerKind == .oam)
             }
-        case .char("a"):
+        case .add:
             if state.providers.isEmpty {
                 state.message = "No providers are configured: add [[provider]] tables to config.toml."
             } else {
                 state.modal = .addAccount(providers: state.providers.map(\.id), selected: 0)
             }
-        case .char("t"):
+        case .nextTheme:
             if let i = state.themeNames.firstIndex(of: state.themeName), !state.themeNames.isEmpty {
                 state.themeName = state.themeNames[(i + 1) % state.themeNames.count]
                 state.message = "Theme: \(state.themeName)."
             }
-        case .char("?"):
+        case .help:
             state.modal = .help
             state.helpOffset = 0
-        case .char("q"):
+        case .quit:
             state.quitting = true
             return [.quit]
-        default: break
+        case .confirm, .confirmAndClearRegistration, .decline, .choose, .openInBrowser: break  // windows only
         }
         return []
     }
 
-    static func pressInModal(_ state: inout DeckState, _ modal: DeckState.Modal, _ key: Key) -> [DeckEffect] {
+    /// A command in a window; `nil` when the key gives none (it still closes the help).
+    static func pressInModal(_ state: inout DeckState, _ modal: DeckState.Modal, _ command: Keymap.Command?) -> [DeckEffect] {
         switch modal {
         case .help:
             // Down, Up and the page keys page through it; any other key closes it.
             let page = max(1, DeckRenderer.helpRows(state))
             let most = max(0, DeckRenderer.helpLines(state).count - page)
-            switch key {
-            case .down, .char("j"): state.helpOffset = min(most, state.helpOffset + 1)
-            case .up, .char("k"): state.helpOffset = max(0, state.helpOffset - 1)
-            case .pageDown, .char(" "): state.helpOffset = min(most, state.helpOffset + page)
+            switch command {
+            case .moveDown: state.helpOffset = min(most, state.helpOffset + 1)
+            case .moveUp: state.helpOffset = max(0, state.helpOffset - 1)
+            case .pageDown: state.helpOffset = min(most, state.helpOffset + page)
             case .pageUp: state.helpOffset = max(0, state.helpOffset - page)
             default: state.modal = nil
             }
         case .prune(let items):
-            if key == .char("y") {
+            switch command {
+            case .confirm:
                 state.modal = nil
                 return [.prune(ids: items.map(\.id))]
+            case .decline, .cancel, .quit: state.modal = nil
+            default: break
             }
-            if key == .char("n") || key == .escape || key == .char("q") { state.modal = nil }
         case .confirmLogout(let id, _, let offersClear):
-            if key == .char("y") || (offersClear && key == .char("c")) {
+            switch command {
+            case .confirm, .confirmAndClearRegistration:
+                let clear = command == .confirmAndClearRegistration
+                if clear && !offersClear { break }  // c only for an OAM account
                 state.modal = nil
                 state.busy[id] = "signing out"
-                return [.logout(id: id, clearRegistration: key == .char("c"))]
+                return [.logout(id: id, clearRegistration: clear)]
+            case .decline, .cancel, .quit: state.modal = nil
+            default: break
             }
-            if key == .char("n") || key == .escape || key == .char("q") { state.modal = nil }
         case .addAccount(let providers, let selected):
-            switch key {
-            case .up, .char("k"): state.modal = .addAccount(providers: providers, selected: max(0, selected - 1))
-            case .down, .char("j"): state.modal = .addAccount(providers: providers, selected: min(providers.count - 1, selected + 1))
-            case .enter:
+            switch command {
+            case .moveUp: state.modal = .addAccount(providers: providers, selected: max(0, selected - 1))
+            case .moveDown: state.modal = .addAccount(providers: providers, selected: min(providers.count - 1, selected + 1))
+            case .choose:
                 state.modal = nil
                 let provider = providers[selected]
                 state.busy["new:" + provider] = "signing in"
                 state.message = "Signing in to \(provider)…"
                 return [.signIn(provider: provider)]
-            case .escape, .char("q"): state.modal = nil
+            case .cancel, .quit: state.modal = nil
             default: break
             }
         case .deviceCode(let id, _, _, _, _), .browser(let id, _):
-            if key == .escape {
+            if command == .cancel {
                 state.modal = nil
                 state.busy.removeValue(forKey: id)
                 state.message = "Sign-in cancelled."
                 return [.cancelSignIn(id: id)]
             }
-            if case .browser(_, let url) = modal, key == .char("o") { return [.openURL(url)] }
+            if case .browser(_, let url) = modal, command == .openInBrowser { return [.openURL(url)] }
         }
         return []
     }

@@ -260,7 +260,7 @@ public enum DeckRenderer {
     static func helpBar(_ b: inout ScreenBuffer, _ s: DeckState, _ l: DeckLayout) {
         var x = 1
         for binding in Keymap.bindings where binding.inBar {
-            let key = s.keyLabels[binding.action].map { "\($0)/" + binding.label } ?? binding.label, short = binding.short
+            let key = s.keymap.label(of: binding), short = binding.short
             guard x + key.count + short.count + 3 < b.width else { break }
             x = b.put(key, x: x, y: l.helpY, role: .accent)
             x = b.put(" \(short)  ", x: x, y: l.helpY, role: .dim)
@@ -302,7 +302,7 @@ public enum DeckRenderer {
 
     static func helpEntries(_ s: DeckState) -> [String] {
         Keymap.bindings.map { binding in
-            let label = s.keyLabels[binding.action].map { "\($0)/" + binding.label } ?? binding.label
+            let label = s.keymap.label(of: binding)
             return label + String(repeating: " ", count: max(1, 10 - CharacterWidth.of(label))) + binding.help
         }
     }

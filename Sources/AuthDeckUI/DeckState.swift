@@ -55,8 +55,8 @@ public struct DeckState: Equatable, Sendable {
     public var selectedProvider = 0
     /// The first line of the help window shown (it pages when the window is short).
     public var helpOffset = 0
-    /// The user's key labels by action (from `[keys]` in config.toml), for help texts.
-    public var keyLabels: [String: String] = [:]
+    /// Key → command, the user's `[keys]` from config.toml applied (set once by the runtime).
+    public var keymap = Keymap.Resolved.standard
     /// The last verification URL encoded as a QR code, and its code.
     public var qrURI: String?
     public var qrMatrix: QRMatrix?

@@ -23,8 +23,6 @@ final class DeckRuntime: @unchecked Sendable {
     private let running = RunningWork()
     /// The bound on renewals running at once when many are asked for together (R).
     private let renewGate = ConcurrencyGate(limit: 4)
-    /// User key → the default key of the same action (`[keys]` in config.toml).
-    private var remap: [Key: Key] = [:]
     /// A reload is running off the loop; another is queued behind it when `reloadAgain`.
     private var reloading = false, reloadAgain = false
     /// The store files' size and modification time at the last reload started.
@@ -38,7 +36,7 @@ final class DeckRuntime: @unchecked Sendable {
         self.glyphs = ascii ? .plain : .unicode
         state = DeckState(now: context.clock.now(), storePath: store.location.databasePath, keySource: store.keySource,
                           themeName: themes.first?.name ?? "default", themeNames: themes.map(\.name))
-        (remap, state.keyLabels) = Keymap.remap(config.keys.compactMapValues(Keymap.key(named:)))
+        state.keymap = Keymap.Resolved(overrides: config.keys.compactMapValues(Keymap.key(named:)))
     }
 
     /// - Parameter firstRead: the first read of the store, already under way (see `FirstRead`).
@@ -82,7 +80,7 @@ final class DeckRuntime: @unchecked Sendable {
             switch screen.read(milliseconds: 200) {
             case .key(let k)?:
                 if trace != nil { keyAt = DispatchTime.now() }
-                dispatch(.key(state.modal == nil && !state.editingFilter ? remap[k] ?? k : k))
+                dispatch(.key(k))
             case .resize(let w, let h)?: dispatch(.resize(width: w, height: h))
             case .click(let x, let y)?: dispatch(.click(x: x, y: y))
             case .hangup?: state.quitting = true  // the terminal is gone: nobody to show anything to

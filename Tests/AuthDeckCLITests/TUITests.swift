@@ -91,6 +91,21 @@ import AuthDeckPlatform
         try s.send("q")
     }
 
+    /// `[keys] quit = "x"` in config.toml: x closes the prune window as q does (before, the
+    /// user's keys held only outside windows: x did nothing there) and quits the deck.
+    @Test func aUserKeyWorksInTheWindowsToo() throws {
+        try seedFixture()
+        try home.writeConfig(try String(contentsOfFile: home.file("config/authdeck/config.toml"), encoding: .utf8) + "\n[keys]\nquit = \"x\"\n")
+        let s = try deck()
+        try s.waitFor(text: "abandoned@example")
+        try s.send("p")
+        try s.waitFor(text: "Prune 6 stale accounts?")
+        try s.send("x")
+        try s.waitFor("the prune window closed by x") { !$0.contains("Prune 6 stale accounts?") && $0.contains("abandoned@example") }
+        try s.send("x")
+        try s.waitFor(text: "EXIT=0")
+    }
+
     /// The seeds' one-key re-sign-in: an expired SharePoint cookie comes back with Enter, and
     /// an account whose grant was revoked signs in again through the device-code modal.
     @Test func oneKeyReSignInAgainstTheEmulator() throws {

@@ -155,10 +155,10 @@ import AuthDeckUI
     }
 
     @Test func userKeysAliasActionsAndShowInTheHelp() {
-        let (keys, labels) = Keymap.remap(["renew": .char("e"), "quit": .escape])
-        #expect(keys == [.char("e"): .enter, .escape: .char("q")])
+        let keymap = Keymap.Resolved(overrides: ["renew": .char("e"), "quit": .escape])
+        #expect(keymap.command(for: .char("e"), in: .deck) == .renew && keymap.command(for: .escape, in: .deck) == .quit)
         var s = DeckTestState.make(width: 120, height: 40)
-        s.keyLabels = labels
+        s.keymap = keymap
         let bar = DeckRenderer.render(s).line(39)
         #expect(bar.contains("e/Enter/r re-sign-in") && bar.contains("Esc/q quit"), "\(bar)")
     }
