@@ -53,8 +53,8 @@ struct PruneCommand: AsyncParsableCommand {
     func run() async throws {
         let context = DeckContext(global)
         let store = try context.openStore()
-        if undo { return try restore(Pruning(store: store, clock: context.clock)) }
         let pruning = Pruning(store: store, clock: context.clock)
+        if undo { return try restore(pruning) }
         let candidates = try pruning.candidates(try context.loadConfig(), reasons: Set(reason), provider: provider, unusedAfter: olderThan.flatMap(TimeSpan.init(parsing:)))
         let rows = candidates.map {
             CandidateJSON(id: $0.account.id, provider: $0.account.providerId, username: $0.account.username,
