@@ -21,8 +21,8 @@ public struct Account: Equatable, Hashable, Sendable {
     public var quarantinedAt: Instant?
     public var quarantineReason: String?
 
-    /// Inlinable so a caller builds the account in place: the store makes 10,000 of them for
-    /// a listing, and an outlined init copied each one once more.
+    /// Inlinable so a caller builds the account in place. Why: a listing makes one per row, and
+    /// an outlined init copied each one once more.
     @inlinable
     public init(
         id: String, providerId: String, subject: String, username: String, displayName: String = "",

@@ -1,10 +1,9 @@
 /// Looks for a byte of interest in a run of bytes eight at a time: the one loop behind the
 /// deck's and the JSON writer's "is this text plain?" checks.
 ///
-/// Why: both checks run on every text of 10,000 accounts; one byte at a time was the largest
-/// single cost of each. `word` tests eight bytes at once (a bit trick on a `UInt64`), `byte`
-/// one byte, for texts shorter than eight; the last 1–7 bytes of a longer text are tested as
-/// its last eight (some bytes twice, which a test for "any" does not mind).
+/// Why: both checks run on every text of every account, so `word` tests eight bytes at once
+/// (`byte` serves texts shorter than eight). A longer text's last 1–7 bytes are tested as its
+/// last eight: some bytes twice, which a test for "any" does not mind.
 public enum ByteWords {
     /// Whether `word` holds for any eight bytes of `bytes` loaded as a `UInt64` (or `byte`
     /// for any byte, when there are fewer than eight).

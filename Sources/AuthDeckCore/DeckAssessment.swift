@@ -21,10 +21,9 @@ public struct DeckAssessment: Equatable, Sendable {
         let stale = PrunePolicy.staleReasons(accounts, providers: providers, settings: pruneSettings,
                                              statePolicy: statePolicy, now: now)
         self.now = now
-        // Each account is moved out of `accounts` into its entry, last first, into an array
-        // sized once: copying them (`for stored in accounts`) retained every String of every
-        // account and released it again when `accounts` went — a sixth of the derivation at
-        // 10,000 accounts — and growing the array by doubling touched megabytes of fresh pages.
+        // Each account is moved, last first, into its entry in an array sized once. Why: a copy
+        // (`for stored in accounts`) retains and releases every String of every account, and
+        // growing the array by doubling touches fresh pages.
         var accounts = accounts
         let kept = accounts.reduce(0) { $0 + ($1.account.quarantinedAt == nil ? 1 : 0) }
         self.entries = Array(unsafeUninitializedCapacity: kept) { buffer, count in

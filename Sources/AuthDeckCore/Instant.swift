@@ -42,8 +42,8 @@ public struct Instant: Comparable, Hashable, Sendable, Codable, CustomStringConv
     /// Writes the 20 bytes of `iso8601` at `out` and returns true, or writes nothing and
     /// returns false for a year outside 0–9999 (then use `iso8601`).
     ///
-    /// Why: `accounts --json` writes three dates for each of 10,000 accounts straight into
-    /// its output buffer: two digits at a time, no String or closure in between.
+    /// Why: `accounts --json` writes three dates per account straight into its output buffer,
+    /// with no String or closure in between.
     @inline(__always)
     public func writeISO8601(to out: UnsafeMutablePointer<UInt8>) -> Bool {
         let (y, m, d, daySeconds) = civilParts

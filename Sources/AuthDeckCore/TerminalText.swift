@@ -6,8 +6,8 @@
 /// readable and inert.
 public enum TerminalText {
     public static func inert(_ text: String) -> String {
-        // Most text needs no change: checked on the bytes, which is many times cheaper than
-        // rebuilding the string (the deck does this for every line of 10,000 rows).
+        // Most text needs no change, and checking the bytes is cheaper than rebuilding the
+        // string: the deck does this for every line it draws.
         if !needsChange(text) { return text }
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {

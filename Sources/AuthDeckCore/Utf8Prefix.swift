@@ -1,9 +1,7 @@
-/// The first 16 UTF-8 bytes of a text as two big-endian words, zero-padded: two texts' prefixes
-/// compare as their bytes do, so a sort compares two integers where it compared Strings, and
-/// compares the texts themselves only when their prefixes are equal.
+/// The first 16 UTF-8 bytes of a text as two big-endian words, zero-padded, to sort by.
 ///
-/// Why: sorting 10,000 accounts (the store's listing order, the deck's time sorts) spent most
-/// of its time in String comparisons of ids and usernames that differ within a few bytes.
+/// Why: prefixes compare as the bytes do, so a sort compares two integers, not two Strings,
+/// and compares the texts themselves only when their prefixes are equal.
 public struct Utf8Prefix: Comparable, Hashable, Sendable {
     public var high: UInt64
     public var low: UInt64

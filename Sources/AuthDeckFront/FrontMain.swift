@@ -7,10 +7,10 @@ import AuthDeckPlatform
 /// is valid, and `exec`s `authdeck-full` for everything else.
 ///
 /// Why two binaries: scripts and shell prompts call `authdeck token` constantly, and the full
-/// binary's start-up (a 100 MB image to map and relocate: GRDB, TOMLKit, ArgumentParser,
-/// Foundation, ncurses) was most of its run time. This one links only SQLite, AES-GCM and
-/// AuthDeckCore. Output, exit statuses and behaviour are the full binary's in every case: the
-/// front either prints the very token `authdeck-full` would print, or hands over untouched.
+/// binary is slow to start (a large image: GRDB, TOMLKit, ArgumentParser, Foundation, ncurses);
+/// this one links only SQLite, AES-GCM and AuthDeckCore. Output, exit statuses and behaviour
+/// are the full binary's in every case: the front either prints the very token `authdeck-full`
+/// would print, or hands over untouched.
 @main
 enum FrontMain {
     static func main() {

@@ -3,12 +3,9 @@ import Foundation
 /// Finds which account of a listing a credential row belongs to, from the account id bytes
 /// on the row, usually without making a String of them.
 ///
-/// Why: credential rows mostly come in the order their accounts were written, which is the
-/// order the account rows were read in. Comparing the row's bytes with the account expected
-/// next (or the one just found, for its next token) settles almost every row with one
-/// `memcmp`, where making a String of each id and looking it up in a dictionary was a tenth
-/// of reading 10,000 accounts. Rows in any other order fall back to a map from id to
-/// position, built the first time it is needed.
+/// Why: credential rows mostly come in the order the account rows were read, so comparing a
+/// row's bytes with the account expected next (or the one just found) settles most rows with
+/// one `memcmp`; rows in any other order fall back to a map from id, built when first needed.
 struct AccountLocator {
     /// Account ids in the order the rows were read.
     private let ids: [String]

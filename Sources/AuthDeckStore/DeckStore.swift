@@ -167,10 +167,9 @@ public final class DeckStore: Sendable {
         config.busyMode = .timeout(15)
         config.foreignKeysEnabled = true
         config.label = "authdeck"
-        // Reads through a memory map rather than read(2) into SQLite's page cache: a listing of
-        // 10,000 accounts made 840 pread calls and faulted in a page cache of its own. Writes
-        // still go through write(2). The cost SQLite documents: an I/O error while reading the
-        // map is a signal (SIGBUS) instead of an error code — nothing is being written then.
+        // Reads through a memory map, not read(2) into SQLite's own page cache: a listing reads
+        // every page. Writes still use write(2). SQLite's documented cost: an I/O error while
+        // reading the map is a signal (SIGBUS), not an error code; nothing is written then.
         config.prepareDatabase { db in try db.execute(sql: "PRAGMA mmap_size = 268435456") }
         let pool = try DatabasePool(path: path, configuration: config)
         // An existing store is checked with reads only: a write transaction per command

@@ -6,10 +6,8 @@ import AuthDeckCore
 /// Steps through one SELECT with SQLite's C API and reads columns by position, inside a
 /// GRDB read or write (so the transaction and the connection stay GRDB's).
 ///
-/// Why: listings read every account and credential row of the store. Through GRDB's `Row`,
-/// each column went through a generic decoding path and each text through `String(cString:)`
-/// after a type check — at 10,000 accounts that was most of the store read. Here a text
-/// column is one `sqlite3_column_text` and one String made from a known length.
+/// Why: listings read every account and credential row, and GRDB's `Row` decodes each column
+/// through a generic path; here a text column is one String made from a known length.
 final class RowReader {
     private let statement: OpaquePointer
     private let connection: OpaquePointer
@@ -61,11 +59,9 @@ final class RowReader {
         }
     }
 
-    /// Column `index` of the current row as SQLite's value: one call per column read, the
-    /// type, text, length or integer then read off the value itself. Why: each
-    /// `sqlite3_column_*` call takes the connection's mutex and checks for a failed allocation
-    /// again — reading a text was two of them (pointer, then length), an optional integer two
-    /// (type, then value); at 10,000 accounts those calls were a sixth of the store read.
+    /// Column `index` of the current row as SQLite's value, whose type, text, length or integer
+    /// are then read off the value. Why: each `sqlite3_column_*` call takes the connection's
+    /// mutex, and a text or an optional integer took two of them.
     /// SQLite calls such a value unprotected: safe to read while no other thread uses the
     /// connection, which GRDB guarantees for the transaction a reader runs in.
     private func value(_ index: Int32) -> OpaquePointer? { sqlite3_column_value(statement, index) }
@@ -82,8 +78,8 @@ final class RowReader {
     }
 
     /// A text column, nil for NULL; `previous` itself, not a new String, when the text is the
-    /// same. Why: every account of a tenant has the same realm, and 10,000 copies of it were
-    /// 10,000 allocations (and their pages) in a listing.
+    /// same. Why: every account of a tenant has the same realm, so each one is an allocation
+    /// fewer in a listing.
     func optionalString(_ index: Int32, sameAs previous: String?) -> String? {
         withText(index) { text in
             guard let text else { return nil }

@@ -1,16 +1,12 @@
 import AuthDeckCore
 
-/// What the deck's detail pane lists for one account — provider and realm, each token and
-/// cookie with its expiry, the refresh token, the last error, recent events — kept as the data
-/// and turned into lines only when the pane shows the row.
+/// What the deck's detail pane lists for one account, kept as data until the pane shows it.
 ///
-/// Why: the deck shows one account's details at a time, and making the lines of all 10,000
-/// accounts of a large store up front was most of the time to the first frame.
+/// Provider and realm, each token and cookie with its expiry, the refresh token, the last
+/// error, recent events. Why lines are made late: the pane shows one account at a time.
 ///
 /// The data is the snapshot's own: every row of a snapshot points into one shared `Source`
-/// (the assessment's entries), so a row copy costs one reference count, and no account is
-/// copied per row (a box per row holding a copy of its account and provider was 6 MB and a
-/// tenth of the first frame at 10,000 accounts).
+/// (the assessment's entries). Why: a row copy then costs one reference count, no account copy.
 public struct DeckRowDetail: Equatable, Sendable {
     private let source: Source
     private let index: Int

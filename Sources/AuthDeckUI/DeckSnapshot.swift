@@ -29,10 +29,10 @@ public enum DeckSnapshot {
                 var renewable = false
                 if case .expired(let r) = e.pointee.state { renewable = r }
                 // The detail pane's lines are made when the pane shows the row (one at a time), not
-                // here for every account: at 10,000 accounts they were most of the first frame.
+                // here for every account.
                 let detail = DeckRowDetail(source: source, index: index, events: events(e.pointee.stored.account.id))
-                // Appended first and completed in place: a row is large, and copying it into the
-                // array was a fifth of this function at 10,000 accounts.
+                // Appended first and completed in place. Why: a row is large, and this way it is
+                // never copied into the array.
                 rows.append(DeckRow(id: e.pointee.stored.account.id, providerId: providerId, providerKind: profile?.kind,
                                     displayName: e.pointee.stored.account.displayName, username: e.pointee.stored.account.username,
                                     realm: e.pointee.stored.account.realm ?? "", state: e.pointee.state, expiry: e.pointee.expiry,

@@ -70,8 +70,8 @@ public struct DeckState: Equatable, Sendable {
     }
 
     /// The rows the table shows: filtered, then sorted. Kept up to date when rows, filter or
-    /// sort change rather than derived on each read: a frame reads it several times, and
-    /// sorting 10,000 rows each time made the deck sluggish.
+    /// sort change rather than derived on each read. Why: a frame reads it several times, and
+    /// sorting every row each time makes a large deck sluggish.
     public private(set) var visibleRows: [DeckRow] = []
 
     private mutating func refreshVisibleRows() { visibleRows = Self.visible(rows, filter: filter, sort: sort) }
@@ -82,13 +82,13 @@ public struct DeckState: Equatable, Sendable {
             $0.displayName.lowercased().contains(f) || $0.username.lowercased().contains(f) || $0.providerId.lowercased().contains(f)
                 || $0.realm.lowercased().contains(f) || $0.state.label.contains(f)
         }
-        // Sorted by index, then gathered: a row is a large value, and moving 10,000 of them
-        // around inside the sort cost more than comparing them.
+        // Sorted by index, then gathered. Why: a row is a large value, and moving rows around
+        // inside the sort costs more than comparing them.
         let order: [Int]
         switch sort {
         case .expiry, .lastUsed:
-            // Integer keys made once: the time, then the id's first 16 bytes; the String
-            // comparison of ids (most rows share a time) was nearly all of the first frame's sort.
+            // Integer keys made once: the time, then the id's first 16 bytes. Why: most rows
+            // share a time, and comparing their ids as Strings is slow.
             var keys = [TimeKey]()
             keys.reserveCapacity(shown.count)
             for i in shown.indices {
@@ -152,8 +152,7 @@ public struct DeckState: Equatable, Sendable {
     }
 
     /// Counts by state key (only the states some row is in), for the header. Kept up to date
-    /// with the rows like `visibleRows`: counting 10,000 rows by a String key in every frame
-    /// was a third of drawing one.
+    /// with the rows like `visibleRows`. Why: a frame need not count every row by a String key.
     public private(set) var counts: [String: Int] = [:]
 
     private mutating func refreshCounts() {

@@ -92,11 +92,10 @@ final class DeckRuntime: @unchecked Sendable {
                 lastTick = now
                 dispatch(.tick(now))
             }
-            // Other processes change the store too (scripts renewing, logins): show it within
-            // 2 s — the files are looked at every 0.25 s (two stat calls), so a change is on
-            // screen ~0.5 s after it is committed; states that change with time alone (valid →
-            // expiring → expired) within 10 s. Reading every account costs ~0.3 ms each, so an
-            // unchanged store of thousands is not reread.
+            // Other processes change the store too (scripts renewing, logins): the files are
+            // looked at every 0.25 s (two stat calls) and the store reread when they changed, or
+            // every 10 s for states that change with time alone (valid → expiring → expired).
+            // Why: two stat calls are cheap; rereading every account on each look is not.
             if Date().timeIntervalSince(lastCheck) >= 0.25 {
                 lastCheck = Date()
                 if stamp() != storeStamp || Date().timeIntervalSince(lastReload) >= 10 {

@@ -2,9 +2,8 @@
 /// and `authdeck accounts`, with their own options — recognised without ArgumentParser.
 ///
 /// Why: ArgumentParser's first parse in a process reflects each option's wrapper and looks up
-/// protocol conformances across the whole binary: 12 M instructions, about 3 ms, more than
-/// everything else `authdeck --version` does. People open the deck and scripts list accounts
-/// all day. Anything but these exact forms — help, `--version`, an unknown or repeated
+/// protocol conformances across the whole binary, and people open the deck and scripts list
+/// accounts all day. Anything but these exact forms — help, `--version`, an unknown or repeated
 /// option, a value that looks like an option, `--opt=value` — is left to ArgumentParser, so
 /// its messages and behaviour are unchanged; `FastArgumentsTests` holds both parses equal.
 struct FastArguments: Equatable {

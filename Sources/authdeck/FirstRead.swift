@@ -5,8 +5,8 @@ import AuthDeckUI
 /// The deck's first read of the store, started on a thread of its own as soon as the store is
 /// open, so that it overlaps loading the themes and setting up the terminal.
 ///
-/// Why: on a store of 10,000 accounts that read is most of the time to the first frame, and
-/// the set-up beside it is several milliseconds more on a machine with two cores.
+/// Why: the read and the set-up beside it are what the first frame waits for, and on a machine
+/// with two cores they can run side by side.
 final class FirstRead: @unchecked Sendable {
     /// The store files' size and time just before the read began (what `DeckRuntime` compares
     /// later to notice changes made by other processes).

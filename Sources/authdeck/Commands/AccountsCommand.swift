@@ -22,8 +22,8 @@ struct AccountsCommand: AsyncParsableCommand {
         let config = try context.loadConfig()
         let store = try context.openStore()
         let assessment = try context.assess(store, config)
-        // No copy when nothing is filtered out: entries are large, and 10,000 of them copied
-        // into a growing array was a fifth of the page faults of `accounts --json`.
+        // No copy when nothing is filtered out. Why: entries are large, and copying them all into
+        // a growing array faults in fresh pages.
         let entries = provider.map { id in assessment.entries.filter { $0.stored.account.providerId == id } } ?? assessment.entries
         // An unknown provider is a mistake, not an empty list (a script would read "no accounts").
         if let provider, entries.isEmpty, config.provider(provider) == nil {
@@ -33,9 +33,9 @@ struct AccountsCommand: AsyncParsableCommand {
         if json {
             let skew = config.statePolicy.clockSkew
             AccountJSON.stream(entries, now: now, skew: skew, to: Output.write)
-            // Everything is written (write(2), nothing buffered): leave now, before the
-            // accounts are freed one by one — at 10,000 that was a tenth of the command; the
-            // kernel takes the memory back at once. The store needs no closing (WAL).
+            // Everything is written (write(2), nothing buffered): leave now rather than free the
+            // accounts one by one; the kernel takes the memory back at once. The store needs no
+            // closing (WAL).
             withExtendedLifetime((assessment, store)) { Foundation.exit(ExitStatus.ok) }
         }
         if entries.isEmpty {

@@ -26,8 +26,8 @@ struct DeckCommand: AsyncParsableCommand {
         guard TerminalProbe.isInteractive else {
             throw CLIError.usage("the deck needs a terminal; use `authdeck status` or `authdeck accounts` in scripts")
         }
-        // The first read's heap, faulted in on the other core meanwhile (see `prefault`): at
-        // 10,000 accounts it takes about twice the store file's size.
+        // The first read's heap, faulted in on the other core meanwhile (see `prefault`); the
+        // read takes about twice the store file's size.
         MallocTuning.prefault(min(2 * context.location.storeBytes, 32 << 20))
         let config = try context.loadConfig()
         let store = try context.openStore()

@@ -22,8 +22,8 @@ struct TokenCommand: AsyncParsableCommand {
     }
 
     /// The whole command; `AuthDeckMain` calls it directly for `authdeck token ACCOUNT`
-    /// without the argument parser, whose reflection-driven set-up is a fifth of the run time
-    /// of this, the command scripts and prompts call most.
+    /// without the argument parser. Why: the parser's set-up is reflection-driven and slow, and
+    /// this is the command scripts and prompts call most.
     static func printToken(account: String, scopes scope: [String], context: DeckContext) async throws {
         // The config file's identity is taken before it is read, so an edit in between makes
         // the record stale (the front then defers to this binary) instead of wrongly fresh.

@@ -87,9 +87,9 @@ struct AccountJSON: Encodable {
     }
 
     /// Writes `AccountJSON(entry, now:, skew:)` as its `Encodable` conformance would — keys in
-    /// sorted order — straight from the entry: making the 10,000 values first (each date a new
-    /// String) and freeing them again was a sixth of `accounts --json`. Every field is the same
-    /// expression as in `init`; `JSONWriterTests` holds the bytes equal to JSONEncoder's.
+    /// sorted order — straight from the entry. Why: no value per account (each date a new String)
+    /// to make and free again. Every field is the same expression as in `init`;
+    /// `JSONWriterTests` holds the bytes equal to JSONEncoder's.
     static func write(_ entry: DeckAssessment.Entry, now: Instant, skew: TimeSpan, to w: inout JSONWriter) {
         let a = entry.stored.account
         let c = entry.stored.credentials
@@ -179,8 +179,8 @@ struct AccountJSON: Encodable {
     /// A JSON array of the entries' accounts — what `Output.json` would print for their
     /// `[AccountJSON]` — handed to `sink` in pieces of about `chunk` bytes.
     ///
-    /// Why: at 10,000 accounts the document is 7 MB; building it whole made page faults a
-    /// quarter of `accounts --json`.
+    /// Why: a large store's document runs to megabytes, and building it whole faults in fresh
+    /// pages for all of it.
     static func stream(_ entries: [DeckAssessment.Entry], now: Instant, skew: TimeSpan, chunk: Int = 1 << 16,
                        to sink: (UnsafeRawBufferPointer) -> Void) {
         var w = JSONWriter(capacity: min(chunk, 1 << 20) + 4096)

@@ -3,10 +3,9 @@ import AuthDeckCore
 /// Writes JSON straight into a byte buffer, in exactly the form `Output.json` gives
 /// (JSONEncoder's pretty printing, sorted keys, slashes unescaped).
 ///
-/// Why: `accounts --json` over 10,000 accounts spent a third of its time in JSONEncoder's
-/// Codable machinery, and then still half of it appending to a `[UInt8]` byte by byte and
-/// slice by slice; bytes now go into a raw buffer (`ByteBuffer`) with one capacity check per
-/// piece. The caller writes object keys in sorted order itself; a test checks the bytes against
+/// Why: `accounts --json` writes every account; this skips JSONEncoder's Codable machinery and
+/// puts each piece into a raw buffer (`ByteBuffer`) with one capacity check, not byte by byte.
+/// The caller writes object keys in sorted order itself; a test checks the bytes against
 /// JSONEncoder's for every field, so an out-of-order key fails there.
 struct JSONWriter {
     private let buffer: ByteBuffer
@@ -183,8 +182,8 @@ struct JSONWriter {
     static func mustEscape(_ byte: UInt8) -> Bool { byte < 0x20 || byte == 0x22 || byte == 0x5C }
 
     /// Whether any of the `count` bytes at `bytes` must be escaped, eight at a time: a byte
-    /// below 0x20 or equal to `"` or `\` makes a word match (`ByteWords`). Why: scanning byte
-    /// by byte was the largest single cost of `accounts --json` once the rest was direct.
+    /// below 0x20 or equal to `"` or `\` makes a word match (`ByteWords`). Why: every string of
+    /// every account is scanned.
     static func anyEscaped(_ bytes: UnsafeRawPointer, _ count: Int) -> Bool {
         ByteWords.any(UnsafeRawBufferPointer(start: bytes, count: count), word: { w in
             ByteWords.bytesBelow(0x20, w) | ByteWords.zeroBytes(w ^ ByteWords.repeating(0x22))

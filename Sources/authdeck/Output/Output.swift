@@ -19,8 +19,8 @@ enum Output {
         FileHandle.standardOutput.write(Data(text.utf8))
     }
 
-    /// Writes exactly `buffer` to stdout with write(2): no copy into a `Data` first (7 MB for
-    /// `accounts --json` at 10,000 accounts).
+    /// Writes exactly `buffer` to stdout with write(2). Why: no copy into a `Data` first (a
+    /// large store's `accounts --json` runs to megabytes).
     static func write(_ buffer: UnsafeRawBufferPointer) {
         guard let base = buffer.baseAddress else { return }
         var offset = 0
