@@ -39,13 +39,18 @@ enum FrontMain {
         return out
     }
 
-    /// Writes all of `text` to stdout; false when stdout refuses it.
+    /// Writes all of `text` to stdout; false (having said why) when stdout refuses it.
     static func writeAll(_ text: String) -> Bool {
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
             let n = bytes.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
             if n < 0, errno == EINTR { continue }
-            guard n > 0 else { return false }
+            guard n > 0 else {
+                // As the full binary says it (Output.failed).
+                let note = "authdeck: cannot write to standard output: " + String(cString: strerror(n < 0 ? errno : EIO)) + "\n"
+                _ = note.withCString { write(2, $0, strlen($0)) }
+                return false
+            }
             bytes = bytes.dropFirst(n)
         }
         return true

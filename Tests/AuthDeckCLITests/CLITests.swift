@@ -38,6 +38,21 @@ import Glibc
     /// Attack 5: a dangling symlink at the store path made the store at the link's target
     /// (mode 0644); a FIFO hung forever; a device left a 0666 journal beside it; a `file:`
     /// name was taken as an SQLite URI. Only a regular file (or a new path) is used.
+    /// Output that cannot be written is a failure that says so: a full disk made `accounts
+    /// --json` exit 0 with nothing written, and `status`, `providers --json` and `token` crash
+    /// ("crashed (a bug…)", status 132). A reader that went away ends it as SIGPIPE would.
+    @Test(arguments: [["accounts", "--json"], ["accounts"], ["status"], ["providers", "--json"], ["token", "work/0000a001"]])
+    func aFullDiskOnStandardOutputIsAnErrorNotSuccessOrACrash(_ args: [String]) throws {
+        var shell = BinaryRunner(executable: "/bin/sh", environment: runner.environment)
+        shell.environment["AUTHDECK"] = runner.executable
+        let full = try shell.run(["-c", "\"$AUTHDECK\" \"$@\" > /dev/full", "sh"] + args)
+        #expect(full.status == 1, "\(args): \(full.status) \(full.stderr)")
+        #expect(full.stderr.contains("authdeck: cannot write to standard output: No space left on device"), "\(args): \(full.stderr)")
+        #expect(!full.stderr.contains("crashed"))
+        let closed = try shell.run(["-c", "\"$AUTHDECK\" \"$@\" | true", "sh"] + args)
+        #expect(!closed.stderr.contains("crashed") && !closed.stderr.contains("cannot write"), "\(args): \(closed.stderr)")
+    }
+
     @Test func aStorePathThatIsALinkFIFODeviceOrURIIsRefusedUntouched() throws {
         func status(_ store: String, directory: String? = nil) throws -> BinaryRunner.Result {
             try runner.run(["status", "--store", store], timeout: 20, directory: directory)

@@ -98,6 +98,16 @@ import AuthDeckPlatform
         #expect(try lone.run(["token", "work/0000a001"]).status == 0)
     }
 
+    /// A token the front cannot write (a full disk) is an error that says so, as in the full binary.
+    @Test func aTokenThatCannotBeWrittenSaysSo() throws {
+        #expect(try runner.run(["token", "work/0000a001"]).status == 0)
+        var shell = BinaryRunner(executable: "/bin/sh", environment: env)
+        shell.environment["FRONT"] = lone.executable
+        let r = try shell.run(["-c", "\"$FRONT\" token work/0000a001 > /dev/full"])
+        #expect(r.status == 1)
+        #expect(r.stderr == "authdeck: cannot write to standard output: No space left on device\n", "\(r.stderr)")
+    }
+
     /// A store a newer authdeck migrated is the full binary's: the front checks the migrations
     /// applied against the ones it knows (`StoreLayout.migrations`) before trusting a column.
     @Test func aStoreMigratedByANewerAuthdeckIsHandedOver() throws {

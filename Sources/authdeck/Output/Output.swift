@@ -1,4 +1,5 @@
 import Foundation
+import AuthDeckCore
 
 /// Writing to stdout and stderr in one place, so messages share one prefix and style.
 enum Output {
@@ -16,27 +17,38 @@ enum Output {
 
     /// Writes exactly `text` to stdout (no added newline), for tokens and jars.
     static func raw(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        var text = text
+        text.withUTF8 { write(UnsafeRawBufferPointer($0)) }
     }
 
-    /// Writes exactly `buffer` to stdout with write(2). Why: no copy into a `Data` first (a
-    /// large store's `accounts --json` runs to megabytes).
+    /// Writes exactly `buffer` to stdout with write(2); a write that fails ends the command.
+    /// Why: a full disk must not pass for success (a cut-short `accounts --json` exited 0) nor
+    /// crash (FileHandle's write traps); a reader gone (`| head`) ends it as SIGPIPE would.
     static func write(_ buffer: UnsafeRawBufferPointer) {
         guard let base = buffer.baseAddress else { return }
         var offset = 0
         while offset < buffer.count {
             let n = Glibc.write(STDOUT_FILENO, base + offset, buffer.count - offset)
             if n < 0, errno == EINTR { continue }
-            guard n > 0 else { return }
+            guard n > 0 else { failed(n < 0 ? errno : EIO) }
             offset += n
         }
+    }
+
+    static func failed(_ code: Int32) -> Never {
+        if code == EPIPE {
+            signal(SIGPIPE, SIG_DFL)
+            kill(getpid(), SIGPIPE)
+        }
+        error("cannot write to standard output: \(String(cString: strerror(code)))")
+        exit(ExitStatus.failure)
     }
 
     /// Prints an Encodable as stable JSON: sorted keys, pretty, slashes unescaped.
     static func json<T: Encodable>(_ value: T) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(value)
-        FileHandle.standardOutput.write(data + Data("\n".utf8))
+        let data = try encoder.encode(value) + Data("\n".utf8)
+        data.withUnsafeBytes { write($0) }
     }
 }
