@@ -53,22 +53,9 @@ struct DeckContext {
         try ConfigLoader.load(path: configPath, required: configExplicit)
     }
 
-    /// The derived view of every account now.
+    /// The derived view of every account now (`DeckAssessment.read`).
     func assess(_ store: DeckStore, _ config: DeckConfig) throws -> DeckAssessment {
-        let profiles = Dictionary(config.providers.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        // Accounts come grouped by provider: the profile is looked up once per run of them.
-        var lastId: String?
-        var lastProfile: ProviderProfile?
-        // Summaries: states need expiries and kinds, not secret values (nothing is decrypted).
-        return DeckAssessment(accounts: try store.accountSummaries(includeQuarantined: false), providers: config.knownProviders,
-                              statePolicy: config.statePolicy, pruneSettings: config.pruneSettings, now: clock.now(),
-                              silentRenewal: { stored in
-                                  if stored.account.providerId != lastId {
-                                      lastId = stored.account.providerId
-                                      lastProfile = profiles[stored.account.providerId]
-                                  }
-                                  return lastProfile.map { ProviderCapabilities.renewsWithoutRefreshToken($0, stored.credentials) } ?? false
-                              })
+        try DeckAssessment.read(store, config: config, now: clock.now())
     }
 
     /// The adapter for a configured provider, wired to the real network, clock and cache.

@@ -1,5 +1,6 @@
 import Foundation
 import AuthDeckCore
+import AuthDeckApp
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,7 +11,7 @@ import Glibc
 /// The hook learns what happened only from `AUTHDECK_EVENT`, `AUTHDECK_ACCOUNT`,
 /// `AUTHDECK_PROVIDER`, `AUTHDECK_USERNAME`, `AUTHDECK_EXPIRES_AT` and `AUTHDECK_MESSAGE` —
 /// never a token, cookie, password or client secret (`environment` is a `ChildEnvironment`).
-struct HookRunner {
+struct HookRunner: HookSink {
     let environment: [String: String]
     let timeout: Double = 30
 

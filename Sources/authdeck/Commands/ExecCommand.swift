@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import AuthDeckCore
+import AuthDeckApp
 import AuthDeckProviders
 import AuthDeckConfig
 import AuthDeckStore

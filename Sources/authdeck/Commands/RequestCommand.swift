@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import AuthDeckCore
+import AuthDeckApp
 import AuthDeckHTTP
 import AuthDeckProviders
 #if canImport(Glibc)

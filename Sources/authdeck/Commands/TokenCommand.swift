@@ -2,6 +2,7 @@ import ArgumentParser
 import AuthDeckCore
 import AuthDeckProviders
 import AuthDeckPlatform
+import AuthDeckApp
 
 /// `authdeck token ACCOUNT`: prints a valid access token for scripts, and nothing else.
 ///
@@ -32,42 +33,14 @@ struct TokenCommand: AsyncParsableCommand {
         if let profile = config.provider(stored.account.providerId), !ProviderCapabilities.of(profile).producesTokens {
             throw Self.cookieAccount(stored.account, profile: profile)
         }
-        let now = context.clock.now()
-        let skew = config.statePolicy.clockSkew
         if let configIdentity {
-            try? store.saveTokenFastPath(TokenFastPath(configIdentity: configIdentity, clockSkewSeconds: skew.seconds))
-        }
-        if let token = stored.credentials.usableAccessToken(for: scope, at: now, skew: skew) {
-            // The "last used" time moves at most once a minute; skip the write transaction
-            // (and its lock) when the row already says "just now".
-            if stored.account.lastUsedAt.map({ now - $0 >= .seconds(60) }) ?? true {
-                try? store.touch(accountId: stored.account.id, at: now)
-            }
-            Output.raw(token.value.exposedValue + "\n")
-            return
-        }
-        // A grant the provider already rejected is not retried behind a script's back (it
-        // would fail the same way, every time): `authdeck refresh ACCOUNT` retries on request.
-        if stored.account.lastError?.errorClass == .needsInteraction {
-            throw CLIError.needsSignIn(Remedy.forMissingToken(stored, scopes: scope, now: now, skew: skew))
-        }
-        // Renew silently: the new tokens are committed to the store before one is printed.
-        let adapter: any ProviderAdapter
-        do {
-            adapter = try context.adapter(for: stored.account.providerId, config: config, store: store)
-        } catch {
-            throw CLIError.needsSignIn(Remedy.forMissingToken(stored, scopes: scope, now: now, skew: skew))
+            try? store.saveTokenFastPath(TokenFastPath(configIdentity: configIdentity, clockSkewSeconds: config.statePolicy.clockSkew.seconds))
         }
         do {
-            let renewed = try await context.renewer(store, config).renew(stored.account.id, with: adapter, scopes: scope)
-            // A token the server has just issued is handed out even when it lives shorter
-            // than the clock-skew margin, which exists for cached tokens.
-            guard let token = renewed.credentials.usableAccessToken(for: scope, at: context.clock.now(), skew: .seconds(0)) else {
-                let asked = scope.isEmpty ? "its configured scopes" : "scope \(scope.joined(separator: " "))"
-                throw CLIError.needsSignIn("\(stored.account.id): the provider renewed the account but granted no token for \(asked); sign in with it: `authdeck login \(stored.account.providerId)`")
-            }
-            try? store.touch(accountId: stored.account.id, at: context.clock.now())
+            let token = try await TokenAccess(wiring: context.wiring(store), config: config).token(stored, scopes: scope)
             Output.raw(token.value.exposedValue + "\n")
+        } catch let refusal as TokenAccess.NeedsSignIn {
+            throw CLIError.needsSignIn(refusal.remedy)
         } catch let failure as AuthFailure {
             throw CLIError.from(failure, account: stored.account.id)
         }

@@ -1,8 +1,8 @@
 import AuthDeckCore
 
 /// The sentence that tells a person what to do when an account cannot give a credential.
-enum Remedy {
-    static func forMissingToken(_ stored: StoredAccount, scopes: [String], now: Instant, skew: TimeSpan) -> String {
+public enum Remedy {
+    public static func forMissingToken(_ stored: StoredAccount, scopes: [String], now: Instant, skew: TimeSpan) -> String {
         let a = stored.account
         let c = stored.credentials
         if let error = a.lastError, error.errorClass == .needsInteraction {

@@ -1,0 +1,51 @@
+import AuthDeckCore
+import AuthDeckConfig
+
+/// A usable access token for a script (`authdeck token`): the cached one when it outlives the
+/// clock-skew margin, else one renewed silently and committed before it is handed out.
+///
+/// A grant the provider already refused is not retried behind a script's back: it would fail
+/// the same way every time; `authdeck refresh` retries on request.
+public struct TokenAccess: Sendable {
+    /// Why no token can be had without a person; `remedy` says what to do.
+    public struct NeedsSignIn: Error, Sendable {
+        public let remedy: String
+    }
+
+    let wiring: ProviderWiring
+    let config: DeckConfig
+
+    public init(wiring: ProviderWiring, config: DeckConfig) {
+        self.wiring = wiring
+        self.config = config
+    }
+
+    /// The token for `scopes` (empty: the provider's). Throws `NeedsSignIn`, or the provider's
+    /// `AuthFailure` when a renewal failed. "Last used" is recorded (at most once a minute).
+    public func token(_ stored: StoredAccount, scopes: [String]) async throws -> AccessToken {
+        let now = wiring.clock.now()
+        let skew = config.statePolicy.clockSkew
+        if let token = stored.credentials.usableAccessToken(for: scopes, at: now, skew: skew) {
+            // Skip the write transaction (and its lock) when the row already says "just now".
+            if stored.account.lastUsedAt.map({ now - $0 >= .seconds(60) }) ?? true {
+                try? wiring.store.touch(accountId: stored.account.id, at: now)
+            }
+            return token
+        }
+        if stored.account.lastError?.errorClass == .needsInteraction {
+            throw NeedsSignIn(remedy: Remedy.forMissingToken(stored, scopes: scopes, now: now, skew: skew))
+        }
+        guard let adapter = try? wiring.adapter(forProvider: stored.account.providerId, config: config) else {
+            throw NeedsSignIn(remedy: Remedy.forMissingToken(stored, scopes: scopes, now: now, skew: skew))
+        }
+        let renewed = try await wiring.renewer(config).renew(stored.account.id, with: adapter, scopes: scopes)
+        // A token the server has just issued is handed out even when it lives shorter than the
+        // clock-skew margin, which exists for cached tokens.
+        guard let token = renewed.credentials.usableAccessToken(for: scopes, at: wiring.clock.now(), skew: .seconds(0)) else {
+            let asked = scopes.isEmpty ? "its configured scopes" : "scope \(scopes.joined(separator: " "))"
+            throw NeedsSignIn(remedy: "\(stored.account.id): the provider renewed the account but granted no token for \(asked); sign in with it: `authdeck login \(stored.account.providerId)`")
+        }
+        try? wiring.store.touch(accountId: stored.account.id, at: wiring.clock.now())
+        return token
+    }
+}
