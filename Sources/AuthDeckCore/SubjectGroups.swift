@@ -1,11 +1,9 @@
 /// Finds the accounts that share a provider and a subject (the duplicates prune removes) in
 /// one pass, with an open-addressed table of account positions and no allocation per account.
 ///
-/// Why: grouping 10,000 accounts through a `Dictionary` keyed by (provider, subject) hashed
-/// two Strings with SipHash per account — 6 % of the instructions to the deck's first frame,
-/// for stores that almost never hold a duplicate. Here a key is hashed eight bytes at a time
-/// with a seed drawn per process (so no crafted subjects can make every key collide), and
-/// Strings are compared only when two hashes are equal.
+/// Why: a `Dictionary` of (provider, subject) hashed two Strings per account on every deck
+/// read, for stores that almost never hold a duplicate (replaced and measured again: the deck's
+/// first frame got slower). The seed is drawn per process, so crafted subjects cannot collide.
 struct SubjectGroups {
     /// The positions of the accounts of each group with more than one account, in order.
     private(set) var groups: [[Int]] = []
