@@ -40,8 +40,16 @@ public enum ConfigLoader {
             try keys.rejectUnknown(Keymap.actionNames)
             for action in Keymap.actionNames {
                 guard let text = try keys.string(action) else { continue }
-                guard Keymap.key(named: text) != nil else {
+                guard let key = Keymap.key(named: text) else {
                     throw keys.fail("\"\(action)\" must be one character or enter, tab, escape, up, down, left, right, pageup, pagedown, home, end, backspace (found \"\(text)\")")
+                }
+                // An alias must not take another action's key: that action would become
+                // unreachable from the keyboard, with nothing on screen to say why.
+                if let taken = Keymap.bindings.first(where: { $0.action != action && $0.keys.contains(key) }) {
+                    throw keys.fail("\"\(action)\" = \"\(text)\" is already the key of \"\(taken.action)\" (\(taken.help)); choose another key")
+                }
+                if let other = config.keys.first(where: { Keymap.key(named: $0.value) == key })?.key {
+                    throw keys.fail("\"\(action)\" and \"\(other)\" are both given \"\(text)\"; give each action its own key")
                 }
                 config.keys[action] = text
             }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import AuthDeckPlatform
 
 /// `authdeck-full`, the binary with every command, which the front `exec`s (same pid, same
 /// arguments, same environment) for everything it does not answer itself.
@@ -20,13 +21,7 @@ enum FullBinary {
         fail("cannot run \(path): \(String(cString: strerror(errno)))")
     }
 
-    static func locations() -> [String] {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        var own = n > 0 ? String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : CommandLine.arguments[0]
-        if let slash = own.lastIndex(of: "/") { own = String(own[..<slash]) } else { own = "." }
-        return ["\(own)/\(name)", "\(own)/../libexec/authdeck/\(name)"]
-    }
+    static func locations() -> [String] { InstallPaths.companion(name) }
 
     private static func fail(_ message: String) -> Never {
         let line = "authdeck: \(message)\n"  // as authdeck-full prints errors

@@ -186,7 +186,10 @@ public enum DeckRenderer {
             x += col.width
         }
         if rows.isEmpty {
-            let text = s.filter.isEmpty ? "No accounts yet: `authdeck login PROVIDER` adds one." : "No account matches \"\(s.filter)\"."
+            // With no provider yet, login has nothing to sign in to: say what to do first.
+            let empty = s.providers.isEmpty ? "No providers yet: add [[provider]] tables to config.toml (`authdeck providers` says how), or try `authdeck demo`."
+                                            : "No accounts yet: press a, or `authdeck login PROVIDER`, to add one."
+            let text = s.filter.isEmpty ? empty : "No account matches \"\(s.filter)\"."
             b.put(TextFit.cut(text, l.tableWidth - 3), x: l.tableX + 2, y: l.firstRowY, role: .dim)
             return
         }

@@ -20,6 +20,8 @@ struct CLIError: Error {
 
     /// A provider failure, with the exit status its class calls for.
     static func from(_ failure: AuthFailure, account: String? = nil) -> CLIError {
-        CLIError(message: (account.map { "\($0): " } ?? "") + failure.description, status: failure.errorClass.exitCode)
+        // Not twice: many remedies already begin with the account ("x: x holds no refresh token").
+        let prefix = account.map { failure.description.contains($0) ? "" : "\($0): " } ?? ""
+        return CLIError(message: prefix + failure.description, status: failure.errorClass.exitCode)
     }
 }

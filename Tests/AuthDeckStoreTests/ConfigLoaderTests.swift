@@ -119,6 +119,11 @@ import AuthDeckTestSupport
         #expect(config.keys == ["renew": "e", "quit": "escape"])
         #expect(message("[keys]\nrenw = \"e\"") == "/home/u/.config/authdeck/config.toml: [keys]: unknown key \"renw\" (did you mean \"renew\"?)")
         #expect(message("[keys]\nrenew = \"ctrl-e\"").hasPrefix("/home/u/.config/authdeck/config.toml: [keys]: \"renew\" must be one character or enter"))
+        // Another action's key would make that action unreachable, silently (quit = "p" quit on
+        // p and left prune without a key; found by a new user's trial).
+        #expect(message("[keys]\nquit = \"p\"") == "/home/u/.config/authdeck/config.toml: [keys]: \"quit\" = \"p\" is already the key of \"prune\" (prune stale accounts (preview, then y)); choose another key")
+        #expect(message("[keys]\nquit = \"x\"\ntheme = \"x\"").contains("are both given \"x\"; give each action its own key"))
+        #expect(try ConfigLoader.parse("[keys]\nrenew = \"r\"\nquit = \"x\"", path: "c").keys == ["renew": "r", "quit": "x"], "an action's own key, or a free one")
     }
 
     @Test func unusedAfterCanBeOff() throws {
