@@ -260,13 +260,21 @@ public enum DeckRenderer {
         b.put(TextFit.cut(text, b.width - 1), x: 0, y: l.statusY, role: .status)
     }
 
+    /// The help bar in the table's order; when it does not fit, other keys give way to `?` and
+    /// quit, so a narrow terminal still says how to get help and how to leave.
     static func helpBar(_ b: inout ScreenBuffer, _ s: DeckState, _ l: DeckLayout) {
+        var items = Keymap.bindings.filter(\.inBar).map { (action: $0.action, key: s.keymap.label(of: $0), short: $0.short) }
+        func width(_ list: [(action: String, key: String, short: String)]) -> Int {
+            list.reduce(1) { $0 + CharacterWidth.of($1.key) + CharacterWidth.of($1.short) + 3 }
+        }
+        while width(items) >= b.width, let i = items.lastIndex(where: { $0.action != "help" && $0.action != "quit" }) {
+            items.remove(at: i)
+        }
         var x = 1
-        for binding in Keymap.bindings where binding.inBar {
-            let key = s.keymap.label(of: binding), short = binding.short
-            guard x + key.count + short.count + 3 < b.width else { break }
-            x = b.put(key, x: x, y: l.helpY, role: .accent)
-            x = b.put(" \(short)  ", x: x, y: l.helpY, role: .dim)
+        for item in items {
+            guard x + CharacterWidth.of(item.key) + CharacterWidth.of(item.short) + 3 < b.width else { break }
+            x = b.put(item.key, x: x, y: l.helpY, role: .accent)
+            x = b.put(" \(item.short)  ", x: x, y: l.helpY, role: .dim)
         }
     }
 

@@ -95,6 +95,17 @@ import AuthDeckCore
         #expect(DeckReducer.reduce(&prune, .key(.char("y"))) == [.prune(ids: [id])])
     }
 
+    /// At 60 columns the bar cannot hold every key: `?` and quit stay (a new user at 60×15 saw
+    /// neither, so nothing on screen said how to leave), the others give way from the end.
+    @Test func aNarrowHelpBarKeepsHelpAndQuit() {
+        var s = DeckTestState.make(width: 60, height: 15)
+        s.keymap = Keymap.Resolved(overrides: ["quit": .char("x")])
+        let bar = DeckRenderer.render(s).line(14)
+        #expect(bar.contains("? help") && bar.contains("x/q quit"), "\(bar)")
+        #expect(bar.hasPrefix(" Enter/r re-sign-in"), "the rest in the table's order: \(bar)")
+        #expect(!bar.contains("p prune"), "what does not fit gives way: \(bar)")
+    }
+
     /// The help bar, the `?` window and the man page's KEYS section are written from
     /// `Keymap.bindings`, the user's keys shown first. `AUTHDECK_WRITE_MAN=1` rewrites the
     /// man page's section from the table (then review the diff).
