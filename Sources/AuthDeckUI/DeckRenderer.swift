@@ -49,7 +49,7 @@ public enum DeckRenderer {
         let full = " \(s.keySource) · \(s.storePath) "
         guard CharacterWidth.of(full) > width else { return full }
         let budget = width - CharacterWidth.of(" \(s.keySource) · … ")
-        guard budget >= 8 else { return " \(s.keySource) " }
+        guard budget >= 8 else { return TextFit.cut(" \(s.keySource) ", width) }
         var tail = ""
         for ch in s.storePath.reversed() {
             guard CharacterWidth.of(tail) + CharacterWidth.of(ch) <= budget else { break }

@@ -105,4 +105,14 @@ import AuthDeckCore
         let b = DeckRenderer.render(DeckTestState.make(width: 120, height: 40), glyphs: .plain)
         #expect(!b.text.contains("─") && !b.text.contains("●") && b.text.contains("+ signed in"))
     }
+
+    /// A long key source at 60 columns is cut with `…` like every other text (it was cut bare:
+    /// "key file /tmp/authdeck", found by a new user's trial).
+    @Test func aNarrowHeaderCutsTheStoreLabelWithAnEllipsis() {
+        var s = DeckTestState.make(width: 60, height: 15)
+        s.keySource = "key file /tmp/authdeck-demo-24707/key"
+        s.storePath = "/tmp/authdeck-demo-24707/authdeck.db"
+        let header = DeckRenderer.render(s).line(0)
+        #expect(header.contains("key file") && header.contains("…"), "\(header)")
+    }
 }
