@@ -27,7 +27,7 @@ struct DemoCommand: AsyncParsableCommand {
         commandName: "demo", abstract: "Try the deck against a local emulator: no network, no real accounts.")
 
     @Flag(name: .long, help: ArgumentHelp("Seed the demo store and print its paths, without opening the deck (for scripts).",
-                                          discussion: "The emulator keeps running: stop it with `kill PID` (printed) and remove the printed directory."))
+                                          discussion: "Point commands at it with AUTHDECK_STORE, AUTHDECK_KEY_FILE and AUTHDECK_CONFIG set to the printed paths. The emulator keeps running: stop it with `kill PID` (printed) and remove the printed directory."))
     var seedOnly = false
 
     func run() async throws {
