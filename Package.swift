@@ -66,7 +66,7 @@ let package = Package(
         // The use cases, each written once (sign-out, pruning, the sign-in flow choice), and the
         // one wiring of provider adapters: what the CLI's commands and the deck's runtime call.
         .target(name: "AuthDeckApp", dependencies: [
-            "AuthDeckCore", "AuthDeckConfig", "AuthDeckStore", "AuthDeckHTTP", "AuthDeckProviders",
+            "AuthDeckCore", "AuthDeckConfig", "AuthDeckStore", "AuthDeckVault", "AuthDeckHTTP", "AuthDeckProviders",
         ], swiftSettings: strict),
         .target(name: "AuthDeckUI", dependencies: ["AuthDeckCore"], swiftSettings: strict),
         .target(name: "AuthDeckTerminal", dependencies: ["AuthDeckUI", "CNcursesw"], swiftSettings: strict),

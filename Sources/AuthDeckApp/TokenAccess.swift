@@ -1,5 +1,6 @@
 import AuthDeckCore
 import AuthDeckConfig
+import AuthDeckVault
 
 /// A usable access token for a script (`authdeck token`): the cached one when it outlives the
 /// clock-skew margin, else one renewed silently and committed before it is handed out.
@@ -27,7 +28,7 @@ public struct TokenAccess: Sendable {
         let skew = config.statePolicy.clockSkew
         if let token = stored.credentials.usableAccessToken(for: scopes, at: now, skew: skew) {
             // Skip the write transaction (and its lock) when the row already says "just now".
-            if stored.account.lastUsedAt.map({ now - $0 >= .seconds(60) }) ?? true {
+            if stored.account.lastUsedAt.map({ now - $0 >= .seconds(StoreLayout.lastUsedResolution) }) ?? true {
                 try? wiring.store.touch(accountId: stored.account.id, at: now)
             }
             return token

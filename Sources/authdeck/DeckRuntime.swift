@@ -132,7 +132,7 @@ final class DeckRuntime: @unchecked Sendable {
         case .prune(let ids):
             // Off the loop, as every other store write: the rules run again on a fresh read, so
             // an account renewed since the preview is kept.
-            let pruning = Pruning(store: store, clock: context.clock)
+            let pruning = self.pruning
             let before = tasks["prune"]  // a prune and its undo run in the order pressed
             start("prune", "prune") { [inbox, config] in
                 await before?.value
@@ -143,7 +143,7 @@ final class DeckRuntime: @unchecked Sendable {
                 } catch { inbox.post(.failed("\(error)")) }
             }
         case .undoPrune:
-            let pruning = Pruning(store: store, clock: context.clock)
+            let pruning = self.pruning
             let before = tasks["prune"]
             start("prune", "restore") { [inbox] in
                 await before?.value
@@ -189,6 +189,8 @@ final class DeckRuntime: @unchecked Sendable {
         }
     }
 
+    var pruning: Pruning { Pruning(store: store, clock: context.clock) }
+
     /// The deck's re-sign-in, renewal ahead of expiry and new accounts (`Reauthentication`).
     var reauthentication: Reauthentication { Reauthentication(wiring: context.wiring(store), config: config) }
 
@@ -212,14 +214,9 @@ final class DeckRuntime: @unchecked Sendable {
         }
     }
 
-    /// What a failed renewal says in the status line: the provider's remedy, the CLI's
-    /// message, or the error itself.
+    /// What a failed renewal says in the status line: the provider's remedy, or the error itself.
     static func failureText(_ error: Error) -> String {
-        switch error {
-        case let f as AuthFailure: return f.remedy
-        case let e as CLIError: return e.message
-        default: return "\(error)"
-        }
+        (error as? AuthFailure)?.remedy ?? "\(error)"
     }
 
     /// Renews `id` so it outlives its provider's `renew_before`, unless it already does.
