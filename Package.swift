@@ -26,8 +26,6 @@ let package = Package(
         .target(name: "CCurl", path: "Sources/CCurl", linkerSettings: [.linkedLibrary("dl")]),
         // libsecret, dlopen()ed only when a store's key lives in the Secret Service.
         .target(name: "CSecret", path: "Sources/CSecret", linkerSettings: [.linkedLibrary("dl")]),
-        // SQLite's C API for the front (authdeck-full reaches SQLite through GRDB).
-        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
         // glibc's <malloc.h> (mallopt), for AuthDeckPlatform's MallocTuning.
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
 
@@ -41,16 +39,18 @@ let package = Package(
         .target(name: "AuthDeckVault", dependencies: [
             "AuthDeckCore", .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: strict),
+        // The one thin wrapper over SQLite's C API (a statement read row by row), for the store's
+        // listings and the front; SQLite itself as GRDB links it (GRDBSQLite is only the library).
+        .target(name: "AuthDeckSQLite", dependencies: [.product(name: "GRDBSQLite", package: "GRDB.swift")],
+                swiftSettings: strict),
         // config.toml loading and validation.
         .target(name: "AuthDeckConfig", dependencies: [
             "AuthDeckCore", "AuthDeckUI", .product(name: "TOMLKit", package: "TOMLKit"),
         ], swiftSettings: strict),
         // SQLite store: schema, migrations, sealing, leases, events.
         .target(name: "AuthDeckStore", dependencies: [
-            "AuthDeckCore", "AuthDeckPlatform", "AuthDeckVault", "CSecret",
+            "AuthDeckCore", "AuthDeckPlatform", "AuthDeckVault", "AuthDeckSQLite", "CSecret",
             .product(name: "GRDB", package: "GRDB.swift"),
-            // SQLite's C API, as GRDB links it: listings read rows with it (RowReader).
-            .product(name: "GRDBSQLite", package: "GRDB.swift"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "CryptoExtras", package: "swift-crypto"),
         ], swiftSettings: strict),
@@ -86,7 +86,7 @@ let package = Package(
         ], path: "Sources/authdeck", swiftSettings: strict),
         // The front (product `authdeck`): cached tokens without the full binary's start-up.
         .executableTarget(name: "AuthDeckFront", dependencies: [
-            "AuthDeckCore", "AuthDeckPlatform", "AuthDeckVault", "CSQLite", .product(name: "Crypto", package: "swift-crypto"),
+            "AuthDeckCore", "AuthDeckPlatform", "AuthDeckVault", "AuthDeckSQLite", .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: strict),
         .executableTarget(name: "authdeck-idp", dependencies: ["AuthDeckEmulator"], swiftSettings: strict),
         // Seeded mutation fuzzing of every parser of outside input (Tests/fuzz/run). Member

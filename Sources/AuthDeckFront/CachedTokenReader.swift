@@ -8,6 +8,7 @@ import Crypto
 import AuthDeckCore
 import AuthDeckPlatform
 import AuthDeckVault
+import AuthDeckSQLite
 
 /// Answers `authdeck token ACCOUNT` from the store alone when the answer is certain: a
 /// file-sealed store with owner-only files, a config file unchanged since `authdeck-full`
@@ -42,44 +43,43 @@ struct CachedTokenReader {
         try db.execute("BEGIN")
         defer { try? db.execute("COMMIT") }
         // A store migrated by a newer authdeck: its columns may mean something else.
-        var unknownMigrations = false
-        try db.query("SELECT identifier FROM grdb_migrations") { row in
-            if !StoreLayout.migrations.contains(row[0].text ?? "") { unknownMigrations = true }
+        let migrations = try db.statement("SELECT identifier FROM grdb_migrations")
+        while try migrations.next() {
+            guard StoreLayout.migrations.contains(migrations.string(0)) else { return nil }
         }
-        guard !unknownMigrations else { return nil }
-        var meta: [String: SQLiteConnection.Value] = [:]
-        try db.query("SELECT key, value FROM meta WHERE key IN (?, ?, ?)",
-                     [StoreLayout.keySourceKey, StoreLayout.dataKeyKey("file"), TokenFastPath.metaKey]) { row in
-            if let key = row[0].text { meta[key] = row[1] }
-        }
-        guard (meta[StoreLayout.keySourceKey]?.text ?? "file") == "file",
-              let record = meta[TokenFastPath.metaKey]?.text.flatMap(TokenFastPath.init(encoded:)),
+        var meta: [String: [UInt8]] = [:]
+        let metaRows = try db.statement("SELECT key, value FROM meta WHERE key IN (?, ?, ?)",
+                                        [.text(StoreLayout.keySourceKey), .text(StoreLayout.dataKeyKey("file")), .text(TokenFastPath.metaKey)])
+        while try metaRows.next() { meta[metaRows.string(0)] = metaRows.bytes(1) }
+        func text(_ key: String) -> String? { meta[key].map { String(decoding: $0, as: UTF8.self) } }
+        guard (text(StoreLayout.keySourceKey) ?? "file") == "file",
+              let record = text(TokenFastPath.metaKey).flatMap(TokenFastPath.init(encoded:)),
               record.configIdentity == configIdentity,
-              let wrapped = meta[StoreLayout.dataKeyKey("file")]?.bytes,
+              let wrapped = meta[StoreLayout.dataKeyKey("file")],
               let rawDataKey = SealedValue.open(wrapped, key: wrappingKey, context: SealingContext.dataKey(source: "file")) else { return nil }
         let dataKey = SymmetricKey(data: rawDataKey)
 
         var accounts: [Account] = []
-        try db.query("SELECT id, provider_id, subject, username, display_name, created_at, last_used_at FROM accounts WHERE quarantined_at IS NULL ORDER BY provider_id, username, id") { row in
-            guard let id = row[0].text, let provider = row[1].text, let subject = row[2].text,
-                  let username = row[3].text, let created = row[5].integer else { throw SQLiteConnection.Failure() }
-            accounts.append(Account(id: id, providerId: provider, subject: subject, username: username,
-                                    displayName: row[4].text ?? "", createdAt: Instant(secondsSinceEpoch: created),
-                                    lastUsedAt: row[6].integer.map(Instant.init(secondsSinceEpoch:))))
+        let accountRows = try db.statement("SELECT id, provider_id, subject, username, display_name, created_at, last_used_at FROM accounts WHERE quarantined_at IS NULL ORDER BY provider_id, username, id")
+        while try accountRows.next() {
+            let row = accountRows
+            accounts.append(Account(id: row.string(0), providerId: row.string(1), subject: row.string(2), username: row.string(3),
+                                    displayName: row.string(4), createdAt: Instant(secondsSinceEpoch: row.int64(5)),
+                                    lastUsedAt: row.optionalInt64(6).map(Instant.init(secondsSinceEpoch:))))
         }
         guard case .found(let account) = AccountMatcher.resolve(query, in: accounts) else { return nil }
 
         var tokens: [AccessToken] = []
         var sealed: [String: (value: [UInt8], scopes: String, requested: String?, expires: Int64?)] = [:]
-        try db.query("SELECT id, sealed_value, scopes, token_type, obtained_at, expires_at, requested_scopes FROM access_tokens WHERE account_id = ? ORDER BY obtained_at", [account.id]) { row in
-            guard let id = row[0].text, let value = row[1].bytes, let scopes = row[2].text,
-                  let type = row[3].text, let obtained = row[4].integer else { throw SQLiteConnection.Failure() }
-            let requested = row[6].text
-            sealed[id] = (value, scopes, requested, row[5].integer)
+        let tokenRows = try db.statement("SELECT id, sealed_value, scopes, token_type, obtained_at, expires_at, requested_scopes FROM access_tokens WHERE account_id = ? ORDER BY obtained_at", [.text(account.id)])
+        while try tokenRows.next() {
+            let row = tokenRows
+            let id = row.string(0), scopes = row.string(2), requested = row.optionalString(6)
+            sealed[id] = (row.bytes(1) ?? [], scopes, requested, row.optionalInt64(5))
             tokens.append(AccessToken(id: id, value: .unopened, scopes: scopes.split(separator: " ").map(String.init),
                                       requestedScopes: requested?.split(separator: " ").map(String.init) ?? [],
-                                      tokenType: type, obtainedAt: Instant(secondsSinceEpoch: obtained),
-                                      expiresAt: row[5].integer.map(Instant.init(secondsSinceEpoch:))))
+                                      tokenType: row.string(3), obtainedAt: Instant(secondsSinceEpoch: row.int64(4)),
+                                      expiresAt: row.optionalInt64(5).map(Instant.init(secondsSinceEpoch:))))
         }
         let credentials = Credentials(accessTokens: tokens)
         guard let token = credentials.usableAccessToken(for: [], at: now, skew: .seconds(record.clockSkewSeconds)),
@@ -88,7 +88,7 @@ struct CachedTokenReader {
                   token.id, account: account.id, scopes: row.scopes, requested: row.requested, expiresAt: row.expires)) else { return nil }
         if account.lastUsedAt.map({ now - $0 >= .seconds(StoreLayout.lastUsedResolution) }) ?? true {
             // As `DeckStore.touch`; a failure is not the caller's problem.
-            try? db.execute(StoreLayout.touchSQL, [String(now.secondsSinceEpoch), account.id])
+            try? db.execute(StoreLayout.touchSQL, [.integer(now.secondsSinceEpoch), .text(account.id)])
         }
         return String(decoding: value, as: UTF8.self)
     }

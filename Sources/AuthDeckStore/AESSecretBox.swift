@@ -31,8 +31,8 @@ public struct AESSecretBox: SecretBox {
         Data(try seal(Array(secret.exposedValue.utf8), context: context))
     }
 
-    func openString(_ data: Data, context: String) throws -> Secret {
-        let bytes = try open(Array(data), context: context)
+    func openString(_ sealed: [UInt8], context: String) throws -> Secret {
+        let bytes = try open(sealed, context: context)
         return Secret(String(decoding: bytes, as: UTF8.self))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import AuthDeckSQLite
 
 /// Finds which account of a listing a credential row belongs to, from the account id bytes
 /// on the row, usually without making a String of them.
@@ -23,7 +24,7 @@ struct AccountLocator {
 
     /// The listing position of the account whose id is in `column` of `row`, or nil for an
     /// account not in the listing (a quarantined one).
-    mutating func position(of row: RowReader, column: Int32) -> Int? {
+    mutating func position(of row: RawStatement, column: Int32) -> Int? {
         // The next account first (one row each, as refresh tokens are), then the same again.
         if last + 1 < ids.count, row.text(column, equals: ids[last + 1]) {
             last += 1

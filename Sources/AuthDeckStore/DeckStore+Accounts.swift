@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import AuthDeckCore
 import AuthDeckVault
+import AuthDeckSQLite
 
 /// The `AccountStore` port over SQLite: account rows, sealed credentials, quarantine.
 extension DeckStore: AccountStore {
@@ -251,7 +252,7 @@ extension DeckStore: AccountStore {
 
     /// The accounts of `SELECT accountColumns FROM accounts` + `clause` (a WHERE and/or
     /// ORDER BY whose `?`s take `arguments`), in the order SQLite returns them.
-    static func accounts(_ db: Database, where clause: String, arguments: [RowReader.Argument] = []) throws -> [Account] {
+    static func accounts(_ db: Database, where clause: String, arguments: [RawStatement.Argument] = []) throws -> [Account] {
         var out: [Account] = []
         try eachAccount(db, where: clause, arguments: arguments) { out.append($0) }
         return out
@@ -261,9 +262,9 @@ extension DeckStore: AccountStore {
     /// the order SQLite returns them; an account's realm is the previous one's String when
     /// the text is the same. (`consuming`: a borrowed account was copied by every `body` that
     /// keeps it, each String retained.)
-    static func eachAccount(_ db: Database, where clause: String, arguments: [RowReader.Argument] = [],
+    static func eachAccount(_ db: Database, where clause: String, arguments: [RawStatement.Argument] = [],
                             _ body: (consuming Account) -> Void) throws {
-        let rows = try RowReader(db, sql: "SELECT \(accountColumns) FROM accounts" + clause, arguments: arguments)
+        let rows = try RawStatement(db, sql: "SELECT \(accountColumns) FROM accounts" + clause, arguments: arguments)
         var realm: String?
         while try rows.next() {
             let account = Self.account(from: rows, realmBefore: realm)
@@ -274,7 +275,7 @@ extension DeckStore: AccountStore {
 
     /// The account on `row`, a row of `SELECT accountColumns`; its realm is the same String
     /// as `realmBefore` (the previous row's) when the text is the same.
-    static func account(from row: RowReader, realmBefore: String?) -> Account {
+    static func account(from row: RawStatement, realmBefore: String?) -> Account {
         var error: AccountError?
         if let cls = row.optionalString(9), let errorClass = ErrorClass(rawValue: cls) {
             error = AccountError(errorClass: errorClass, code: row.string(10), remedy: row.string(11),
@@ -327,7 +328,7 @@ extension DeckStore: AccountStore {
             return " FROM \(table) t" + filter + (order.map { " ORDER BY t.\($0)" } ?? "")
         }
 
-        var arguments: [RowReader.Argument] {
+        var arguments: [RawStatement.Argument] {
             if case .account(let id) = self { return [.text(id)] }
             return []
         }
@@ -339,15 +340,15 @@ extension DeckStore: AccountStore {
     /// authentication is an error, never skipped) — or none, with `openSecrets: false` (each
     /// value `Secret.unopened`). An account's access tokens come oldest first, its cookies by name.
     func loadCredentials(_ db: Database, scope: CredentialScope, openSecrets: Bool,
-                         locate: (RowReader, Int32) -> Int?,
+                         locate: (RawStatement, Int32) -> Int?,
                          apply: (Int, (inout Credentials) throws -> Void) throws -> Void) throws {
-        func open(_ sealed: RowReader, _ index: Int32, _ context: @autoclosure () -> String) throws -> Secret {
-            openSecrets ? try box.openString(sealed.data(index), context: context()) : .unopened
+        func open(_ sealed: RawStatement, _ index: Int32, _ context: @autoclosure () -> String) throws -> Secret {
+            openSecrets ? try box.openString(sealed.bytes(index) ?? [], context: context()) : .unopened
         }
         let value = openSecrets ? "t.sealed_value" : "NULL"
         // Each row lands on the account `locate` finds from the account id in `account`.
-        func each(_ sql: String, account: Int32, _ body: (RowReader, Int) throws -> Void) throws {
-            let rows = try RowReader(db, sql: sql, arguments: scope.arguments)
+        func each(_ sql: String, account: Int32, _ body: (RawStatement, Int) throws -> Void) throws {
+            let rows = try RawStatement(db, sql: sql, arguments: scope.arguments)
             while try rows.next() {
                 guard let index = locate(rows, account) else { continue }
                 try body(rows, index)

@@ -10,7 +10,7 @@ extension DeckStore: ProviderSecretStore {
         try read { db in
             guard let data = try Data.fetchOne(db, sql: "SELECT sealed_value FROM provider_secrets WHERE provider_id = ? AND name = ?",
                                                arguments: [provider, name]) else { return nil }
-            return try box.openString(data, context: Self.providerContext(provider, name))
+            return try box.openString(Array(data), context: Self.providerContext(provider, name))
         }
     }
 

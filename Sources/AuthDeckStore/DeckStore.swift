@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import AuthDeckSQLite
 import Crypto
 import AuthDeckCore
 import AuthDeckPlatform
@@ -227,6 +228,8 @@ public final class DeckStore: Sendable {
             return try body()
         } catch let error as DatabaseError {
             throw StoreError.database(error, path: location.databasePath)
+        } catch let failure as SQLiteFailure {
+            throw StoreError.database(DatabaseError(failure), path: location.databasePath)
         }
     }
 }

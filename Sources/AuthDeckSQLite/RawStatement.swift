@@ -1,38 +1,37 @@
-import Foundation
-import GRDB
+#if canImport(Glibc)
+import Glibc
+#endif
 import GRDBSQLite
-import AuthDeckCore
 
-/// Steps through one SELECT with SQLite's C API and reads columns by position, inside a
-/// GRDB read or write (so the transaction and the connection stay GRDB's).
+/// One prepared statement, stepped row by row, its columns read by position: the thin
+/// wrapper over SQLite's C API that both binaries use where GRDB is not (the store's
+/// listings, inside GRDB's transactions; the front, which must not link GRDB at all).
 ///
-/// Why: listings read every account and credential row, and GRDB's `Row` decodes each column
-/// through a generic path; here a text column is one String made from a known length.
-final class RowReader {
+/// Why not GRDB's `Row` for listings: it decodes each column through a generic path, and a
+/// listing reads every account row; here a text column is one String from a known length.
+public final class RawStatement {
     private let statement: OpaquePointer
     private let connection: OpaquePointer
     private let sql: String
 
     /// A value bound to a `?`.
-    enum Argument {
+    public enum Argument {
         case text(String)
         case integer(Int64)
     }
 
-    /// Prepares `sql` on `db`'s connection and binds `arguments` to its `?`s in order.
-    init(_ db: Database, sql: String, arguments: [Argument] = []) throws {
-        guard let connection = db.sqliteConnection else {
-            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "the store's connection is closed", sql: sql)
-        }
+    /// Prepares `sql` on `connection` and binds `arguments` to its `?`s in order. The
+    /// connection must outlive the statement and not be used by another thread meanwhile.
+    public init(_ connection: OpaquePointer, sql: String, arguments: [Argument] = []) throws {
+        self.connection = connection
+        self.sql = sql
         var prepared: OpaquePointer?
         let code = sqlite3_prepare_v2(connection, sql, -1, &prepared, nil)
         guard code == SQLITE_OK, let prepared else {
             sqlite3_finalize(prepared)
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(connection)), sql: sql)
+            throw SQLiteFailure(code: code, message: String(cString: sqlite3_errmsg(connection)), sql: sql)
         }
         self.statement = prepared
-        self.connection = connection
-        self.sql = sql
         for (index, argument) in arguments.enumerated() {
             let position = Int32(index + 1)
             let bound: Int32
@@ -51,7 +50,7 @@ final class RowReader {
     deinit { sqlite3_finalize(statement) }
 
     /// Moves to the next row: false when there are no more.
-    func next() throws -> Bool {
+    public func next() throws -> Bool {
         switch sqlite3_step(statement) {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
@@ -59,28 +58,30 @@ final class RowReader {
         }
     }
 
+    /// Steps through every row; for statements that return none (or whose rows do not matter).
+    public func run() throws {
+        while try next() {}
+    }
+
     /// Column `index` of the current row as SQLite's value, whose type, text, length or integer
-    /// are then read off the value. Why: each `sqlite3_column_*` call takes the connection's
-    /// mutex, and a text or an optional integer took two of them.
-    /// SQLite calls such a value unprotected: safe to read while no other thread uses the
-    /// connection, which GRDB guarantees for the transaction a reader runs in.
+    /// are then read off it: one call, where each `sqlite3_column_*` call takes the
+    /// connection's mutex. Safe while no other thread uses the connection (see `init`).
     private func value(_ index: Int32) -> OpaquePointer? { sqlite3_column_value(statement, index) }
 
     /// Whether column `index` is NULL.
-    func isNull(_ index: Int32) -> Bool { sqlite3_value_type(value(index)) == SQLITE_NULL }
+    public func isNull(_ index: Int32) -> Bool { sqlite3_value_type(value(index)) == SQLITE_NULL }
 
     /// A text column ("" for NULL).
-    func string(_ index: Int32) -> String { optionalString(index) ?? "" }
+    public func string(_ index: Int32) -> String { optionalString(index) ?? "" }
 
     /// A text column, nil for NULL.
-    func optionalString(_ index: Int32) -> String? {
+    public func optionalString(_ index: Int32) -> String? {
         withText(index) { text in text.map { String(decoding: $0, as: UTF8.self) } }
     }
 
     /// A text column, nil for NULL; `previous` itself, not a new String, when the text is the
-    /// same. Why: every account of a tenant has the same realm, so each one is an allocation
-    /// fewer in a listing.
-    func optionalString(_ index: Int32, sameAs previous: String?) -> String? {
+    /// same. Why: every account of a tenant has the same realm, an allocation fewer a row.
+    public func optionalString(_ index: Int32, sameAs previous: String?) -> String? {
         withText(index) { text in
             guard let text else { return nil }
             if var previous, previous.withUTF8({ Self.equal($0, text) }) { return previous }
@@ -89,7 +90,7 @@ final class RowReader {
     }
 
     /// Whether text column `index` holds exactly the bytes of `string` (false for NULL).
-    func text(_ index: Int32, equals string: String) -> Bool {
+    public func text(_ index: Int32, equals string: String) -> Bool {
         var string = string
         return withText(index) { text in text.map { text in string.withUTF8 { Self.equal($0, text) } } ?? false }
     }
@@ -108,28 +109,23 @@ final class RowReader {
     }
 
     /// An integer column (0 for NULL).
-    func int64(_ index: Int32) -> Int64 { sqlite3_value_int64(value(index)) }
+    public func int64(_ index: Int32) -> Int64 { sqlite3_value_int64(value(index)) }
 
     /// An integer column, nil for NULL.
-    func optionalInt64(_ index: Int32) -> Int64? {
+    public func optionalInt64(_ index: Int32) -> Int64? {
         let value = value(index)
         return sqlite3_value_type(value) == SQLITE_NULL ? nil : sqlite3_value_int64(value)
     }
 
-    /// An integer column of seconds since the epoch (the epoch for NULL).
-    func instant(_ index: Int32) -> Instant { Instant(secondsSinceEpoch: int64(index)) }
-
-    /// An integer column of seconds since the epoch, nil for NULL.
-    func optionalInstant(_ index: Int32) -> Instant? { optionalInt64(index).map(Instant.init(secondsSinceEpoch:)) }
-
-    /// A blob column's bytes (empty for NULL).
-    func data(_ index: Int32) -> Data {
+    /// A blob (or text) column's bytes, nil for NULL.
+    public func bytes(_ index: Int32) -> [UInt8]? {
         let value = value(index)
-        guard let bytes = sqlite3_value_blob(value) else { return Data() }
-        return Data(bytes: bytes, count: Int(sqlite3_value_bytes(value)))
+        guard sqlite3_value_type(value) != SQLITE_NULL else { return nil }
+        guard let bytes = sqlite3_value_blob(value) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: bytes, count: Int(sqlite3_value_bytes(value))))
     }
 
-    private func failure(_ code: Int32) -> DatabaseError {
-        DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(connection)), sql: sql)
+    private func failure(_ code: Int32) -> SQLiteFailure {
+        SQLiteFailure(code: code, message: String(cString: sqlite3_errmsg(connection)), sql: sql)
     }
 }
