@@ -66,7 +66,7 @@ let package = Package(
         // The use cases, each written once (sign-out, pruning, the sign-in flow choice), and the
         // one wiring of provider adapters: what the CLI's commands and the deck's runtime call.
         .target(name: "AuthDeckApp", dependencies: [
-            "AuthDeckCore", "AuthDeckConfig", "AuthDeckStore", "AuthDeckVault", "AuthDeckHTTP", "AuthDeckProviders",
+            "AuthDeckCore", "AuthDeckConfig", "AuthDeckStore", "AuthDeckVault", "AuthDeckHTTP", "AuthDeckOAuth", "AuthDeckProviders",
         ], swiftSettings: strict),
         .target(name: "AuthDeckUI", dependencies: ["AuthDeckCore"], swiftSettings: strict),
         .target(name: "AuthDeckTerminal", dependencies: ["AuthDeckUI", "CNcursesw"], swiftSettings: strict),
@@ -78,9 +78,10 @@ let package = Package(
         .target(name: "AuthDeckTestSupport", dependencies: ["AuthDeckCore", "AuthDeckStore"],
                 swiftSettings: strict),
 
-        // The full command line (product `authdeck-full`).
+        // The full command line (product `authdeck-full`): commands parse, call AuthDeckApp and
+        // format; neither HTTP nor OAuth is theirs to touch.
         .executableTarget(name: "AuthDeckCLI", dependencies: [
-            "AuthDeckCore", "AuthDeckPlatform", "AuthDeckConfig", "AuthDeckStore", "AuthDeckHTTP", "AuthDeckOAuth",
+            "AuthDeckCore", "AuthDeckPlatform", "AuthDeckConfig", "AuthDeckStore",
             "AuthDeckProviders", "AuthDeckUI", "AuthDeckTerminal", "AuthDeckApp",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], path: "Sources/authdeck", swiftSettings: strict),

@@ -2,6 +2,7 @@ import ArgumentParser
 import AuthDeckCore
 import AuthDeckStore
 import AuthDeckConfig
+import AuthDeckApp
 import Foundation
 import AuthDeckPlatform
 import AuthDeckTerminal
@@ -49,6 +50,9 @@ enum AuthDeckMain {
         case let e as CLIError:
             if !e.message.isEmpty { Output.error(e.message) }
             return e.status
+        case let e as Refusal:
+            Output.error(e.message)
+            return e.kind == .usage ? ExitStatus.usage : ExitStatus.failure
         case let e as StoreError:
             Output.error(e.description)
             return ExitStatus.failure

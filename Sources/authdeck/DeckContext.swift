@@ -68,16 +68,6 @@ struct DeckContext {
         ProviderWiring(store: store, clock: clock, environment: environment)
     }
 
-    /// What `authdeck request` sends through (see `ProviderWiring.requester`).
-    func requester(for stored: StoredAccount, config: DeckConfig, store: DeckStore, scopes: [String]) throws -> ResourceRequester {
-        let adapter = try self.adapter(for: stored.account.providerId, config: config, store: store)
-        do {
-            return try wiring(store).requester(with: adapter, config: config, scopes: scopes)
-        } catch let failure as AuthFailure {
-            throw CLIError.from(failure)
-        }
-    }
-
     func renewer(_ store: DeckStore, _ config: DeckConfig) -> RenewalCoordinator {
         wiring(store).renewer(config)
     }

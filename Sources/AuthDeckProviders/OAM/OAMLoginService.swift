@@ -30,6 +30,13 @@ public struct OAMLoginService: Sendable {
         options = OAMCredentialOptions(adapter.profile.options)
     }
 
+    /// The service for `adapter` when its provider signs in by OAM's credential rules (an OAM
+    /// adapter), else nil: callers need not know provider kinds.
+    public init?(for adapter: any ProviderAdapter, store: any AccountStore, clock: any WallClock) {
+        guard adapter is OAMAdapter else { return nil }
+        self.init(adapter: adapter, store: store, clock: clock)
+    }
+
     /// The provider's account for `username` (or its only one), quarantined or not.
     public func existing(username: String?) throws -> StoredAccount? {
         let mine = try store.accounts(providerId: adapter.profile.id, subject: nil)

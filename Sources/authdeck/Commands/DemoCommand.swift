@@ -4,7 +4,7 @@ import AuthDeckCore
 import AuthDeckStore
 import AuthDeckConfig
 import AuthDeckProviders
-import AuthDeckHTTP
+import AuthDeckApp
 import AuthDeckTerminal
 import AuthDeckUI
 #if canImport(Glibc)
@@ -64,7 +64,7 @@ struct DemoCommand: AsyncParsableCommand {
             config = try context.loadConfig()
             store = try context.openStore()
             FileHandle.standardError.write(Data("authdeck demo: emulator at \(idp.url); signing the demo accounts in…\n".utf8))
-            try await DemoSeeder(context: context, config: config, store: store, idp: idp).seed()
+            try await DemoSeed(wiring: context.wiring(store), config: config, admin: EmulatorAdmin(url: idp.url)).run()
         } catch {
             // Even with --seed-only, a demo that could not be set up leaves nothing behind.
             idp.stop()
@@ -123,9 +123,7 @@ struct DemoEmulator: Sendable {
     func stop() { kill(pid, SIGTERM) }
 
     func admin(_ path: String, _ json: String? = nil) async throws -> [UInt8] {
-        let http = CurlHTTPClient(userAgent: "authdeck-demo")
-        let request = json.map { HTTPRequest.json("\(url)/_admin/\(path)", Array($0.utf8)) } ?? HTTPRequest(url: "\(url)/_admin/\(path)")
-        return try await http.send(request).body
+        try await EmulatorAdmin(url: url).call(path, json)
     }
 
     /// Approves every pending device code as taro@contoso.com, as a person would: `delay`
@@ -200,55 +198,5 @@ struct DemoEmulator: Sendable {
         endpoints = { issuer = "\(url)/\(contoso)/v2.0" }
         options = { allow_password = true }
         """
-    }
-}
-
-/// Signs the demo accounts in through the real adapters, staging their states with the
-/// emulator's lifetime knobs.
-struct DemoSeeder {
-    let context: DeckContext
-    let config: DeckConfig
-    let store: DeckStore
-    let idp: DemoEmulator
-
-    struct Quiet: SignInPresenter {
-        let idp: DemoEmulator
-        func present(_ prompt: SignInPrompt) async {
-            if case .deviceCode(let code, _, _, _, _) = prompt {
-                _ = try? await idp.admin("device/approve", #"{"user_code":"\#(code)","username":"taro@contoso.com"}"#)
-            }
-        }
-    }
-
-    func signIn(_ provider: String, _ flow: SignInFlow, _ user: String?, _ password: String?) async throws {
-        let adapter = try context.adapter(for: provider, config: config, store: store)
-        if adapter.profile.kind == .oam, let user, let password {
-            _ = try await OAMLoginService(adapter: adapter, store: store, clock: context.clock)
-                .signIn(mode: .online, username: user, password: Secret(password), usedStoredPassword: false, remember: nil, presenter: Quiet(idp: idp))
-            return
-        }
-        _ = try await SignInCoordinator(store: store, clock: context.clock).signIn(
-            with: adapter, flow: flow, presenter: Quiet(idp: idp),
-            options: SignInOptions(username: user, password: password.map(Secret.init), openBrowser: false))
-    }
-
-    func seed() async throws {
-        try await signIn("work", .password, "taro@contoso.com", "taro-pass-123")
-        _ = try await idp.admin("lifetimes", #"{"access_token":120}"#)
-        try await signIn("work", .password, "jiro@contoso.com", "jiro-pass-123")     // expiring in 2 minutes
-        _ = try await idp.admin("lifetimes", #"{"access_token":3600,"cookie":20}"#)
-        try await signIn("sp-intranet", .device, "taro@contoso.com", nil)            // a cookie that expires in 20 s
-        _ = try await idp.admin("lifetimes", #"{"cookie":18000}"#)
-        try await signIn("prod", .password, "dev@fabrikam.com", "dev-pass-123")      // the wrong tenant
-        _ = try await idp.admin("facebook/lifetimes", #"{"short":420}"#)
-        try await signIn("fb", .device, nil, nil)                                    // near expiry
-        try await signIn("whitepages", .password, "jiro@contoso.com", "jiro-pass-123")
-        try await signIn("oidc", .password, "taro@contoso.com", "taro-pass-123")
-        // A sign-in that never completed (two hours ago): what prune is for.
-        let now = context.clock.now()
-        try store.insert(StoredAccount(account: Account(id: Account.makeID(provider: "oidc"), providerId: "oidc", subject: "abandoned",
-                                                        username: "hanako@contoso.com", displayName: "", createdAt: now - .hours(2),
-                                                        lastError: AccountError(errorClass: .declined, code: "access_denied",
-                                                                                remedy: "the sign-in was declined", at: now - .hours(2)))))
     }
 }

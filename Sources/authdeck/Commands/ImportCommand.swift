@@ -1,8 +1,6 @@
 import ArgumentParser
-import Foundation
 import AuthDeckCore
-import AuthDeckStore
-import AuthDeckOAuth
+import AuthDeckApp
 
 /// `authdeck import`: brings credentials made elsewhere into the deck.
 struct ImportCommand: AsyncParsableCommand {
@@ -26,43 +24,8 @@ struct ImportCookiesCommand: AsyncParsableCommand {
         let context = DeckContext(global)
         let config = try context.loadConfig()
         guard let profile = config.provider(provider) else { throw CLIError.unknownProvider(provider, in: config) }
-        guard profile.kind == .sharepoint, let site = profile.options["site"] else {
-            throw CLIError.usage("provider \"\(TerminalText.inert(provider))\" is not a sharepoint provider with options.site; cookies are imported into those")
-        }
-        guard let head = FileHandle(forReadingAtPath: file).map({ h in defer { try? h.close() }; return (try? h.read(upToCount: 16)) ?? Data() }) else {
-            throw CLIError.failure("\(file): cannot read the file")
-        }
-        let all: [Cookie]
-        if head.starts(with: Data("SQLite format 3".utf8)) {
-            all = try FirefoxCookieReader.read(file, scratch: RuntimeDirectory.path(context.environment), makeID: UUIDString.make)
-        } else {
-            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { throw CLIError.failure("\(file): not a text cookie jar") }
-            do { all = try NetscapeCookieJar.parse(text, makeID: UUIDString.make) } catch { throw CLIError.failure("\(file): \(error)") }
-        }
-        let now = context.clock.now()
-        let cookies = all.filter { Self.domain($0.domain, matches: site) && $0.isValid(at: now, skew: .seconds(0)) }
-        guard !cookies.isEmpty else {
-            throw CLIError.failure("\(file): no unexpired cookies for \(site) (\(all.count) cookies read)")
-        }
-        let store = try context.openStore()
-        let user = username ?? "imported"
-        let subject = "import:\(user.lowercased())@\(site)"
-        let existing = try store.accounts(providerId: profile.id, subject: subject).first
-        var account = existing?.account ?? Account(id: Account.makeID(provider: profile.id), providerId: profile.id, subject: subject,
-                                                   username: user, displayName: site, realm: site, createdAt: now)
-        account.lastSignInAt = now
-        account.lastError = nil
-        account.quarantinedAt = nil
-        try store.saveSignIn(account, credentials: Credentials(cookies: cookies), event: DeckEvent(
-            at: now, kind: .imported, accountId: account.id, providerId: profile.id,
-            detail: "\(cookies.count) cookies for \(site) from \(URL(fileURLWithPath: file).lastPathComponent)"))
-        Output.raw("Imported \(cookies.count) cookies for \(site) as \(account.id) (\(cookies.map(\.name).joined(separator: ", "))).\n")
-    }
-
-    /// Cookie-domain matching (RFC 6265 §5.1.3): exact, or a leading-dot domain the host ends with.
-    static func domain(_ domain: String, matches host: String) -> Bool {
-        let d = domain.lowercased(), h = host.lowercased()
-        if d == h || (d.hasPrefix(".") && (h == String(d.dropFirst()) || h.hasSuffix(d))) { return true }
-        return false
+        let read = try CookieImport(file: file, profile: profile, scratch: RuntimeDirectory.path(context.environment), now: context.clock.now())
+        let account = try read.save(username: username, in: try context.openStore(), at: context.clock.now())
+        Output.raw("Imported \(read.cookies.count) cookies for \(read.site) as \(account.id) (\(read.cookies.map(\.name).joined(separator: ", "))).\n")
     }
 }

@@ -2,8 +2,6 @@ import ArgumentParser
 import Foundation
 import AuthDeckCore
 import AuthDeckApp
-import AuthDeckHTTP
-import AuthDeckProviders
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -48,7 +46,7 @@ struct RequestCommand: AsyncParsableCommand {
     }
 
     /// The `-H` values as headers; authdeck adds the credential itself, so those are refused.
-    func parsedHeaders() throws -> [HTTPHeader] {
+    func parsedHeaders() throws -> [(name: String, value: String)] {
         try headers.map { text in
             guard let colon = text.firstIndex(of: ":"), colon != text.startIndex else {
                 throw ValidationError("-H needs 'Name: value' (found \"\(TerminalText.inert(text))\")")
@@ -58,7 +56,7 @@ struct RequestCommand: AsyncParsableCommand {
             if ["authorization", "cookie"].contains(name.lowercased()) {
                 throw ValidationError("-H \(name): authdeck adds the account's credential itself; leave this header out")
             }
-            return HTTPHeader(name, String(text[text.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
+            return (name, String(text[text.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
         }
     }
 
@@ -68,7 +66,7 @@ struct RequestCommand: AsyncParsableCommand {
         let body = try readBody()
         var extra = try parsedHeaders()
         if body != nil, !extra.contains(where: { $0.name.lowercased() == "content-type" }) {
-            extra.append(HTTPHeader("Content-Type", "application/x-www-form-urlencoded"))
+            extra.append(("Content-Type", "application/x-www-form-urlencoded"))
         }
         guard let u = URL(string: url), ["http", "https"].contains(u.scheme?.lowercased() ?? ""), u.host != nil else {
             throw CLIError.usage("not an http(s) URL: \(url)")
@@ -77,14 +75,18 @@ struct RequestCommand: AsyncParsableCommand {
            !stored.credentials.hasUsableCredential(at: context.clock.now(), skew: .seconds(0)) {
             throw CLIError.needsSignIn(Remedy.forMissingToken(stored, scopes: scope, now: context.clock.now(), skew: config.statePolicy.clockSkew))
         }
-        let requester = try context.requester(for: stored, config: config, store: store, scopes: scope)
-        let sink = try OutputFile(path: output)
-        var request = HTTPRequest(method: method?.uppercased() ?? (body == nil ? "GET" : "POST"), url: url, headers: extra, body: body,
-                                  timeout: timeout)
-        request.maxResponseBytes = 1 << 20
-        let outcome: ResourceRequester.Outcome
+        guard config.provider(stored.account.providerId) != nil else { throw CLIError.unknownProvider(stored.account.providerId, in: config) }
+        let requester: AuthorizedRequest
         do {
-            outcome = try await requester.send(request, accountId: stored.account.id, output: sink.write)
+            requester = try AuthorizedRequest(for: stored, wiring: context.wiring(store), config: config, scopes: scope)
+        } catch let failure as AuthFailure {
+            throw CLIError.from(failure)
+        }
+        let sink = try OutputFile(path: output)
+        let response: AuthorizedRequest.Answer
+        do {
+            response = try await requester.send(method: method?.uppercased() ?? (body == nil ? "GET" : "POST"), url: url, headers: extra,
+                                                body: body, timeout: timeout, accountId: stored.account.id, output: sink.write)
         } catch let failure as AuthFailure {
             sink.abandon()
             var error = CLIError.from(failure, account: stored.account.id)
@@ -92,23 +94,22 @@ struct RequestCommand: AsyncParsableCommand {
                 error.message += " (`authdeck login \(stored.account.providerId)`)"
             }
             throw error
-        } catch let error as HTTPError {
+        } catch let error as AuthorizedRequest.NetworkFailure {
             sink.abandon()
-            throw CLIError(message: error.description, status: error.isTransient ? ExitStatus.transient : ExitStatus.failure)
+            throw CLIError(message: error.description, status: error.transient ? ExitStatus.transient : ExitStatus.failure)
         } catch {
             sink.abandon()
             throw error
         }
-        let response = outcome.response
         // An error answer's body is not the file the caller asked for: the old content stays.
         let succeeded = (200..<400).contains(response.status)
         if succeeded { try sink.finish() } else { sink.abandon() }
         let kept = succeeded ? "" : output.map { "; \($0) was left as it was" } ?? ""
         try? store.touch(accountId: stored.account.id, at: context.clock.now())
         if include {
-            if outcome.renewed { Output.note("* the server asked for new credentials: \(stored.account.id) was renewed and the request sent again") }
-            if outcome.hops.count > 1 { Output.note("* followed \(outcome.hops.count - 1) redirect(s) to \(outcome.hops.last!)") }
-            if outcome.leftOrigin { Output.note("* a redirect left \(URL(string: url)?.host ?? url): the credential was not sent there") }
+            if response.renewed { Output.note("* the server asked for new credentials: \(stored.account.id) was renewed and the request sent again") }
+            if response.hops.count > 1 { Output.note("* followed \(response.hops.count - 1) redirect(s) to \(response.hops.last!)") }
+            if response.leftOrigin { Output.note("* a redirect left \(URL(string: url)?.host ?? url): the credential was not sent there") }
             Output.note("HTTP \(response.status)")
             for h in response.headers {
                 let value = h.name.lowercased() == "set-cookie" ? Self.hideCookieValue(h.value) : h.value

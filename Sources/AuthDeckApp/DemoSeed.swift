@@ -1,0 +1,52 @@
+import AuthDeckCore
+import AuthDeckConfig
+
+/// Signs the demo's accounts in through the real adapters against the emulator, staging
+/// their states (expiring, expired, wrong tenant, never completed) with its lifetime knobs.
+public struct DemoSeed {
+    let wiring: ProviderWiring
+    let config: DeckConfig
+    let admin: EmulatorAdmin
+
+    public init(wiring: ProviderWiring, config: DeckConfig, admin: EmulatorAdmin) {
+        self.wiring = wiring
+        self.config = config
+        self.admin = admin
+    }
+
+    /// Approves each device code at once, as taro@contoso.com.
+    struct Quiet: SignInPresenter {
+        let admin: EmulatorAdmin
+        func present(_ prompt: SignInPrompt) async {
+            if case .deviceCode(let code, _, _, _, _) = prompt {
+                _ = try? await admin.call("device/approve", #"{"user_code":"\#(code)","username":"taro@contoso.com"}"#)
+            }
+        }
+    }
+
+    func signIn(_ provider: String, _ flow: SignInFlow, _ user: String?, _ password: String?) async throws {
+        _ = try await CommandLineSignIn(wiring: wiring, config: config).run(
+            provider, .init(flow: flow, username: user, openBrowser: false, passwordGiven: true), presenter: Quiet(admin: admin),
+            password: { _ in Secret(password ?? "") }, note: { _ in })
+    }
+
+    public func run() async throws {
+        try await signIn("work", .password, "taro@contoso.com", "taro-pass-123")
+        _ = try await admin.call("lifetimes", #"{"access_token":120}"#)
+        try await signIn("work", .password, "jiro@contoso.com", "jiro-pass-123")     // expiring in 2 minutes
+        _ = try await admin.call("lifetimes", #"{"access_token":3600,"cookie":20}"#)
+        try await signIn("sp-intranet", .device, "taro@contoso.com", nil)            // a cookie that expires in 20 s
+        _ = try await admin.call("lifetimes", #"{"cookie":18000}"#)
+        try await signIn("prod", .password, "dev@fabrikam.com", "dev-pass-123")      // the wrong tenant
+        _ = try await admin.call("facebook/lifetimes", #"{"short":420}"#)
+        try await signIn("fb", .device, nil, nil)                                    // near expiry
+        try await signIn("whitepages", .password, "jiro@contoso.com", "jiro-pass-123")
+        try await signIn("oidc", .password, "taro@contoso.com", "taro-pass-123")
+        // A sign-in that never completed (two hours ago): what prune is for.
+        let now = wiring.clock.now()
+        try wiring.store.insert(StoredAccount(account: Account(id: Account.makeID(provider: "oidc"), providerId: "oidc", subject: "abandoned",
+                                                               username: "hanako@contoso.com", displayName: "", createdAt: now - .hours(2),
+                                                               lastError: AccountError(errorClass: .declined, code: "access_denied",
+                                                                                       remedy: "the sign-in was declined", at: now - .hours(2)))))
+    }
+}
