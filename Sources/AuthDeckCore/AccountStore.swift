@@ -6,6 +6,9 @@ public protocol AccountStore: Sendable {
     /// Every account with its credentials' kinds, scopes and expiries but no secret values:
     /// what listings, states and pruning decide on, without decrypting a token.
     func accountSummaries(includeQuarantined: Bool) throws -> [StoredAccount]
+    /// Summaries of the unquarantined accounts sharing account `id`'s provider and subject (it
+    /// included): what one account's derived state depends on.
+    func accountSummaries(sharingIdentityWith id: String) throws -> [StoredAccount]
     /// Only the account rows, no credentials: for matching an ACCOUNT argument.
     func accountRows(includeQuarantined: Bool) throws -> [Account]
     /// A provider's accounts (quarantined too) with that subject, or all of them when nil, with

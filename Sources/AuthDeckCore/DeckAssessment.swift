@@ -14,6 +14,8 @@ public struct DeckAssessment: Equatable, Sendable {
 
     public var entries: [Entry]
     public var now: Instant
+    /// The first instant after `now` at which time alone may change a state (`nextChange`).
+    public var changesAt: Instant?
 
     /// - Parameter accounts: taken, not copied: each account is moved into its entry.
     public init(accounts: consuming [StoredAccount], providers: [ProviderProfile]?, statePolicy: StatePolicy,
@@ -26,6 +28,7 @@ public struct DeckAssessment: Equatable, Sendable {
         // growing the array by doubling touches fresh pages.
         var accounts = accounts
         let kept = accounts.reduce(0) { $0 + ($1.account.quarantinedAt == nil ? 1 : 0) }
+        var changesAt: Instant?
         self.entries = Array(unsafeUninitializedCapacity: kept) { buffer, count in
             var slot = kept
             while let stored = accounts.popLast() {
@@ -35,11 +38,14 @@ public struct DeckAssessment: Equatable, Sendable {
                 let usable = stored.credentials.hasUsableCredential(at: now, skew: statePolicy.clockSkew)
                 let until = usable ? stored.credentials.usableUntil(at: now, skew: statePolicy.clockSkew) : nil
                 let expiry = until ?? stored.credentials.lastExpiry
+                if let at = Self.nextChange(stored, statePolicy: statePolicy, pruneSettings: pruneSettings, now: now),
+                   at < changesAt ?? at + .seconds(1) { changesAt = at }
                 slot -= 1
                 (buffer.baseAddress! + slot).initialize(to: Entry(stored: stored, state: state, usableUntil: until, expiry: expiry))
             }
             count = kept
         }
+        self.changesAt = changesAt
     }
 
     /// How many accounts are in each state, keyed by `AccountState.key`, every key present.

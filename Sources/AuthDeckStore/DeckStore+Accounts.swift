@@ -19,6 +19,21 @@ extension DeckStore: AccountStore {
         try accounts(includeQuarantined: includeQuarantined, openSecrets: false)
     }
 
+    /// The unquarantined accounts with the provider and subject of account `id` (itself
+    /// included; none when it is gone), as summaries: one account's row in the deck, with the
+    /// duplicates its stale verdict depends on.
+    public func accountSummaries(sharingIdentityWith id: String) throws -> [StoredAccount] {
+        try read { db in
+            let accounts = try Self.accounts(db, where: " WHERE quarantined_at IS NULL AND (provider_id, subject) = (SELECT provider_id, subject FROM accounts WHERE id = ?) ORDER BY \(Self.listingOrder)",
+                                             arguments: [.text(id)])
+            return try accounts.map { account in
+                var credentials = Credentials.empty
+                try loadCredentials(db, scope: .account(account.id), openSecrets: false) { _, _ in 0 } apply: { _, change in try change(&credentials) }
+                return StoredAccount(account: account, credentials: credentials)
+            }
+        }
+    }
+
     /// Only the account rows, no credentials: for matching an ACCOUNT argument.
     public func accountRows(includeQuarantined: Bool = false) throws -> [Account] {
         try read { db in

@@ -210,6 +210,13 @@ public final class DeckStore: Sendable {
         try worded { try pool.write { db in try body(db) } }
     }
 
+    /// SQLite's count of commits made by other connections to this store's writer connection
+    /// (`PRAGMA data_version`): it moves when another process changed the store, never for
+    /// this process's own writes. Why: the deck rereads everything only when it must.
+    public func dataVersion() throws -> Int {
+        try worded { try pool.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 } }
+    }
+
     /// Runs `body` in one read transaction.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
         try worded { try pool.read { db in try body(db) } }

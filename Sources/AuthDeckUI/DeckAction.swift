@@ -4,7 +4,10 @@ import AuthDeckCore
 public enum DeckAction: Equatable, Sendable {
     case key(Key)
     case tick(Instant)
-    case loaded(rows: [DeckRow], providers: [DeckProvider], now: Instant)
+    /// The whole store read; `changesAt`: when time alone may change a state.
+    case loaded(rows: [DeckRow], providers: [DeckProvider], now: Instant, changesAt: Instant? = nil)
+    /// The accounts `ids` read again (a renewal's result): their rows, without those gone.
+    case rowsUpdated(ids: [String], rows: [DeckRow], changesAt: Instant?)
     case renewFinished(id: String, failure: String?)
     case signInPrompt(id: String, SignInPrompt)
     /// `account` names a new account added (`provider/username`).
@@ -28,7 +31,11 @@ public enum Key: Hashable, Sendable {
 
 /// Work `reduce` asks the runtime to do; results come back as actions.
 public enum DeckEffect: Equatable, Sendable {
+    /// Read the whole store again.
     case reload
+    /// Read these accounts again (and those sharing their provider and subject, whose stale
+    /// verdicts depend on each other), answered by `.rowsUpdated`.
+    case refreshRows(ids: [String])
     case renew(ids: [String], interactiveIfNeeded: Bool)
     /// Renew ahead of expiry, by the deck itself: only what still needs it (another process
     /// such as `authdeck watch` may have renewed it already), never with a person.

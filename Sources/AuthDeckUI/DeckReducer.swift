@@ -26,25 +26,38 @@ public enum DeckReducer {
         case .tick(let now):
             state.now = now
             state.spinnerPhase &+= 1
-            return renewDue(&state, now: now)
+            guard let at = state.reloadAt, now >= at else { return renewDue(&state, now: now) }
+            state.reloadAt = nil
+            return [.reload] + renewDue(&state, now: now)
         case .resize(let w, let h):
             state.width = w
             state.height = h
             return []
-        case let .loaded(rows, providers, now):
+        case let .loaded(rows, providers, now, changesAt):
             state.rows = rows
             state.providers = providers
             state.now = now
+            state.reloadAt = changesAt
             if let id = state.selectedID, !rows.contains(where: { $0.id == id }) { state.selectedID = nil }
             if state.selectedID == nil { state.selectedID = state.visibleRows.first?.id }
             state.selectedProvider = min(state.selectedProvider, max(0, providers.count - 1))
+            return []
+        case let .rowsUpdated(ids, rows, changesAt):
+            let asked = Set(ids), fresh = Dictionary(rows.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+            var kept = state.rows.compactMap { row in asked.contains(row.id) || fresh[row.id] != nil ? fresh[row.id] : row }
+            kept += rows.filter { row in !state.rows.contains { $0.id == row.id } }
+            state.rows = kept
+            state.providers = DeckSnapshot.tally(state.rows, providers: state.providers)
+            if let changesAt, changesAt < state.reloadAt ?? changesAt + .seconds(1) { state.reloadAt = changesAt }
+            if let id = state.selectedID, !state.rows.contains(where: { $0.id == id }) { state.selectedID = state.visibleRows.first?.id }
             return []
         case let .renewFinished(id, failure):
             state.busy.removeValue(forKey: id)
             if failure == nil { state.renewFailures[id] = nil } else { state.renewFailures[id, default: 0] += 1 }
             let name = state.accountName(id)
             state.message = failure.map { "\(name): \($0)" } ?? "Renewed \(name)."
-            return [.reload]
+            // Only its row (and its duplicates') changed: read those, not the whole store.
+            return [.refreshRows(ids: [id])]
         case let .signInPrompt(id, prompt):
             switch prompt {
             case let .deviceCode(userCode, uri, complete, _, expiresAt):

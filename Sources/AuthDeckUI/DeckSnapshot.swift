@@ -49,9 +49,13 @@ public enum DeckSnapshot {
                 }
             }
         }
-        // One pass for every provider's count and worst state (filtering the rows per provider
-        // copied every row once for each provider); rows of one provider come together, so
-        // each run is tallied locally and stored once.
+        let panes = tally(rows, providers: providers.map { DeckProvider(id: $0.id, kind: $0.kind, accounts: 0, worst: nil) })
+        return (rows, panes)
+    }
+
+    /// `providers` with each one's count of `rows` and worst state. One pass: rows of one
+    /// provider come together, so each run is tallied locally and stored once.
+    public static func tally(_ rows: [DeckRow], providers: [DeckProvider]) -> [DeckProvider] {
         var tally: [String: (count: Int, worst: Int, state: AccountState?)] = [:]
         var i = 0
         while i < rows.count {
@@ -65,9 +69,8 @@ public enum DeckSnapshot {
             }
             tally[providerId] = t
         }
-        let panes = providers.map { p in
+        return providers.map { p in
             DeckProvider(id: p.id, kind: p.kind, accounts: tally[p.id]?.count ?? 0, worst: tally[p.id]?.state)
         }
-        return (rows, panes)
     }
 }

@@ -30,6 +30,9 @@ public struct DeckState: Equatable, Sendable {
     }
     public var providers: [DeckProvider] = []
     public var now: Instant
+    /// When time alone may change a row's state (`DeckAssessment.changesAt`): the deck rereads
+    /// the store then.
+    public var reloadAt: Instant?
     public var selectedID: String?
     public var pane: Pane = .accounts
     public var sort: Sort = .expiry { didSet { refreshVisibleRows() } }

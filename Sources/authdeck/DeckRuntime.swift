@@ -50,7 +50,8 @@ final class DeckRuntime: @unchecked Sendable {
         // on the real rows rather than on an empty deck; later reads run off the loop.
         storeStamp = firstRead.stamp
         dispatch(firstRead.wait())
-        var lastTick = context.clock.now(), lastCheck = Date(), lastReload = Date()
+        var lastTick = context.clock.now(), lastCheck = Date()
+        var dataVersion = try? store.dataVersion()
         let trace = context.environment["AUTHDECK_TRACE_FRAMES"].flatMap { FileHandle(forWritingAtPath: $0) ?? Self.create($0) }
         let frames = FrameLog(environment: context.environment)
         var firstFrame = true
@@ -93,14 +94,19 @@ final class DeckRuntime: @unchecked Sendable {
                 dispatch(.tick(now))
             }
             // Other processes change the store too (scripts renewing, logins): the files are
-            // looked at every 0.25 s (two stat calls) and the store reread when they changed, or
-            // every 10 s for states that change with time alone (valid → expiring → expired).
-            // Why: two stat calls are cheap; rereading every account on each look is not.
+            // looked at every 0.25 s (two stat calls) and, when they changed, SQLite says
+            // whether another process committed; this deck's own writes update their rows
+            // themselves, and states that change with time alone come with `reloadAt`.
             if Date().timeIntervalSince(lastCheck) >= 0.25 {
                 lastCheck = Date()
-                if stamp() != storeStamp || Date().timeIntervalSince(lastReload) >= 10 {
-                    lastReload = Date()
-                    perform(.reload)
+                let files = stamp()
+                if files != storeStamp {
+                    storeStamp = files
+                    let version = try? store.dataVersion()
+                    if version == nil || version != dataVersion {
+                        dataVersion = version
+                        perform(.reload)
+                    }
                 }
             }
         }
@@ -122,6 +128,15 @@ final class DeckRuntime: @unchecked Sendable {
         switch effect {
         case .reload:
             reloadInBackground()
+        case .refreshRows(let ids):
+            let selected = state.selectedID
+            let ticket = running.begin("store read")
+            Task.detached { [running, inbox] in
+                for id in ids {
+                    do { inbox.post(try self.rows(sharingIdentityWith: id, selected: selected)) } catch { inbox.post(.failed("\(error)")) }
+                }
+                running.end(ticket)
+            }
         case let .renew(ids, interactive) where ids.count == 1:
             start(ids[0], "renewal") { await self.renew(ids[0], interactive: interactive) }
         case let .renew(ids, interactive):
@@ -298,10 +313,21 @@ final class DeckRuntime: @unchecked Sendable {
 
     static func load(context: DeckContext, store: DeckStore, config: DeckConfig, selected: String?) throws -> DeckAction {
         let assessment = try context.assess(store, config)
-        let (rows, providers) = DeckSnapshot.make(assessment, providers: config.providers, skew: config.statePolicy.clockSkew) { id in
+        let (rows, providers) = snapshot(assessment, store: store, config: config, selected: selected)
+        return .loaded(rows: rows, providers: providers, now: assessment.now, changesAt: assessment.changesAt)
+    }
+
+    /// The rows of account `id` and of those sharing its provider and subject, read again.
+    func rows(sharingIdentityWith id: String, selected: String?) throws -> DeckAction {
+        let assessment = try DeckAssessment.read(store, config: config, now: context.clock.now(), sharingIdentityWith: id)
+        let rows = Self.snapshot(assessment, store: store, config: config, selected: selected).rows
+        return .rowsUpdated(ids: [id] + rows.map(\.id), rows: rows, changesAt: assessment.changesAt)
+    }
+
+    static func snapshot(_ assessment: DeckAssessment, store: DeckStore, config: DeckConfig, selected: String?) -> (rows: [DeckRow], providers: [DeckProvider]) {
+        DeckSnapshot.make(assessment, providers: config.providers, skew: config.statePolicy.clockSkew) { id in
             id == selected ? ((try? store.events(since: nil, accountId: id, limit: 3)) ?? []).reversed() : []
         }
-        return .loaded(rows: rows, providers: providers, now: assessment.now)
     }
 }
 

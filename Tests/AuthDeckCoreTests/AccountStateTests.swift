@@ -210,6 +210,27 @@ import AuthDeckTestSupport
         }
         #expect(checked == 3 * (3 * 3 + 6 * 1) * 2 * 64)
     }
+    /// `DeckAssessment.nextChange` is never late: walking from boundary to boundary, the state
+    /// holds until the next one, and the walk passes through every state time brings.
+    @Test func timeAloneChangesAStateOnlyAtTheNextChange() {
+        let settings = PruneSettings(signInGrace: .hours(1), rejectedGrace: .days(14), unusedAfter: .days(90))
+        let expiring = RefreshToken(id: "r", value: Secret("r"), generation: 1, obtainedAt: now, expiresAt: now + .hours(5))
+        let s = stored(Credentials(accessTokens: [at(.hours(1)), at(.hours(3))], refreshToken: expiring))
+        func state(_ t: Instant) -> AccountState {
+            let stale = PrunePolicy.staleReasons([s], providers: nil, settings: settings, statePolicy: policy, now: t)
+            return AccountState.derive(s, policy: policy, now: t, staleReason: stale[s.account.id])
+        }
+        var t = now
+        var seen = [state(t)]
+        while let next = DeckAssessment.nextChange(s, statePolicy: policy, pruneSettings: settings, now: t) {
+            #expect(next > t)
+            #expect(state(next - .seconds(1)) == state(t), "changed before \(next.secondsSinceEpoch - now.secondsSinceEpoch) s")
+            if state(next) != seen.last! { seen.append(state(next)) }
+            t = next
+        }
+        #expect(seen == [.signedIn, .expiringSoon, .expired(renewable: true), .expired(renewable: false),
+                         .stale(reason: .unused(days: 90))])
+    }
 }
 
 /// The fixture's providers as profiles (mirrors `DeckFixture.configTOML`).
@@ -221,4 +242,5 @@ enum FixtureProviders {
         ProviderProfile(id: "fb", kind: .facebook),
         ProviderProfile(id: "gl", kind: .oidc),
     ]
+
 }

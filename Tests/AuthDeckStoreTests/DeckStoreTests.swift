@@ -34,6 +34,32 @@ import AuthDeckPlatform
         #expect(try store.events(since: nil, accountId: nil, limit: nil).map(\.kind) == [.keyCreated])
     }
 
+    /// What the open deck decides a whole reread on: its own writes leave `dataVersion` as it
+    /// was, a commit through another connection (another process) moves it; and the narrow read
+    /// of one row's identity group brings that account and its duplicates, no secret opened.
+    @Test func dataVersionMovesOnlyForOtherConnectionsAndOneIdentityIsReadAlone() throws {
+        let dir = TempDirectory()
+        let loc = location(dir)
+        let store = try DeckStore.open(loc, clock: clock)
+        func account(_ id: String, subject: String) -> StoredAccount {
+            StoredAccount(account: Account(id: id, providerId: "p", subject: subject, username: "u", createdAt: clock.now()),
+                          credentials: Credentials(refreshToken: RefreshToken(id: "r-" + id, value: Secret("rt-" + id), generation: 1,
+                                                                              obtainedAt: clock.now())))
+        }
+        let before = try store.dataVersion()
+        try store.insert(account("p/1", subject: "a"))
+        try store.insert(account("p/2", subject: "a"))
+        #expect(try store.dataVersion() == before, "this process's own writes")
+        let other = try DeckStore.open(loc, clock: clock)
+        try other.insert(account("p/3", subject: "b"))
+        #expect(try store.dataVersion() != before, "another connection's commit")
+        let group = try store.accountSummaries(sharingIdentityWith: "p/2")
+        #expect(group.map(\.account.id).sorted() == ["p/1", "p/2"])
+        #expect(group.allSatisfy { $0.credentials.refreshToken?.value == .unopened })
+        #expect(try store.accountSummaries(sharingIdentityWith: "p/3").map(\.account.id) == ["p/3"])
+        #expect(try store.accountSummaries(sharingIdentityWith: "gone").isEmpty)
+    }
+
     @Test func manyProcessesOpeningANewStoreAtOnceShareOneKey() throws {
         // Eight openers race on a store that does not exist yet (scripts starting in parallel
         // on a fresh machine): every one succeeds, and they all use the same data key.

@@ -26,8 +26,33 @@ import AuthDeckUI
         #expect(press(&s, .enter) == [.renew(ids: [id], interactiveIfNeeded: true)])
         #expect(s.busy[id] == "renewing")
         #expect(press(&s, .char("r")) == [], "no second renewal while one runs")
-        #expect(DeckReducer.reduce(&s, .renewFinished(id: id, failure: nil)) == [.reload])
+        #expect(DeckReducer.reduce(&s, .renewFinished(id: id, failure: nil)) == [.refreshRows(ids: [id])],
+                "a renewal rereads its own row, not the whole store")
         #expect(s.busy[id] == nil && s.message?.hasPrefix("Renewed") == true)
+    }
+
+    /// A renewal's result replaces its row (and its provider's tally) in place; a row asked for
+    /// and not read again is gone; the earliest time-driven change is kept for the reload.
+    @Test func updatedRowsReplaceTheirsAndTheProvidersTally() {
+        var s = DeckTestState.make(width: 120, height: 40)
+        let before = s.rows
+        let expired = before.first { if case .expired = $0.state { return true } else { return false } }!
+        var renewed = expired
+        renewed.state = .signedIn
+        let gone = before.first { $0.id != expired.id && $0.providerId != expired.providerId }!
+        let providerBefore = s.providers.first { $0.id == gone.providerId }!
+        let at = s.now + .minutes(5)
+        #expect(DeckReducer.reduce(&s, .rowsUpdated(ids: [expired.id, gone.id], rows: [renewed], changesAt: at)) == [])
+        #expect(s.rows.count == before.count - 1)
+        #expect(s.rows.first { $0.id == expired.id }?.state == .signedIn)
+        #expect(!s.rows.contains { $0.id == gone.id })
+        #expect(s.providers.first { $0.id == gone.providerId }?.accounts == providerBefore.accounts - 1)
+        #expect(s.rows.filter { $0.id != expired.id } == before.filter { $0.id != expired.id && $0.id != gone.id }, "other rows untouched")
+        #expect(s.reloadAt == at)
+        // The store is read again when that instant comes, not before.
+        #expect(!DeckReducer.reduce(&s, .tick(at - .seconds(1))).contains(.reload))
+        #expect(DeckReducer.reduce(&s, .tick(at)).contains(.reload))
+        #expect(s.reloadAt == nil && !DeckReducer.reduce(&s, .tick(at + .seconds(1))).contains(.reload), "once")
     }
 
     @Test func renewAllTakesOnlyWhatCanRenewSilently() {
