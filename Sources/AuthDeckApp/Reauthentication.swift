@@ -25,15 +25,14 @@ public struct Reauthentication: Sendable {
     public func renewAhead(_ id: String) async throws -> StoredAccount {
         let stored = try account(id)
         let window = config.provider(stored.account.providerId)?.renewBefore ?? ProviderProfile.defaultRenewBefore
-        return try await wiring.renewer(config).renew(id, with: try wiring.adapter(forProvider: stored.account.providerId, config: config),
-                                                      window: window)
+        return try await wiring.renewer(config).renew(id, with: try adapter(stored.account.providerId), window: window)
     }
 
     /// Renews `id` now; when only a person can help and `interactive`, signs it in with the
     /// deck's flow (`SignInFlowChoice.forDeck`), its prompts going to `presenter`.
     public func renewOrSignIn(_ id: String, interactive: Bool, presenter: any SignInPresenter) async throws -> Outcome {
         let stored = try account(id)
-        let adapter = try wiring.adapter(forProvider: stored.account.providerId, config: config)
+        let adapter = try adapter(stored.account.providerId)
         if !(stored.account.lastError?.errorClass == .needsInteraction && interactive) {
             do {
                 return .renewed(try await wiring.renewer(config).renew(id, with: adapter, force: true))
@@ -46,7 +45,7 @@ public struct Reauthentication: Sendable {
 
     /// Signs a new account of `providerId` in with the deck's flow.
     public func add(_ providerId: String, presenter: any SignInPresenter) async throws -> StoredAccount {
-        try await signIn(try wiring.adapter(forProvider: providerId, config: config), username: nil, presenter: presenter)
+        try await signIn(try adapter(providerId), username: nil, presenter: presenter)
     }
 
     func signIn(_ adapter: any ProviderAdapter, username: String?, presenter: any SignInPresenter) async throws -> StoredAccount {
@@ -57,10 +56,15 @@ public struct Reauthentication: Sendable {
             .signIn(with: adapter, flow: flow, presenter: presenter, options: SignInOptions(username: username))
     }
 
+    /// The account; a `Refusal` when it is gone (removed meanwhile), which no sign-in can mend.
     func account(_ id: String) throws -> StoredAccount {
-        guard let stored = try wiring.store.account(id: id) else {
-            throw AuthFailure(.misconfigured, code: "gone", remedy: "the account is gone")
-        }
+        guard let stored = try wiring.store.account(id: id) else { throw Refusal.failure("the account is gone") }
         return stored
+    }
+
+    /// The provider's adapter; a `Refusal` when the provider left the config, which no sign-in can mend.
+    func adapter(_ providerId: String) throws -> any ProviderAdapter {
+        guard config.provider(providerId) != nil else { throw Refusal.failure(ProviderWiring.unknownProvider(providerId, in: config)) }
+        return try wiring.adapter(forProvider: providerId, config: config)
     }
 }

@@ -220,7 +220,7 @@ final class DeckRuntime: @unchecked Sendable {
                 let other = signed.account.id == id ? nil : "\(signed.account.providerId)/\(TerminalText.inert(signed.account.username))"
                 inbox.post(.signInFinished(id: id, failure: nil, account: other))
             }
-        } catch let f as AuthFailure where interactive && !["gone", "unknown_provider"].contains(f.code) {
+        } catch let f as AuthFailure where interactive {
             inbox.post(.signInFinished(id: id, failure: f.remedy))
         } catch is CancellationError {
             inbox.post(.signInFinished(id: id, failure: "cancelled"))

@@ -93,29 +93,16 @@ struct ExecCommand: AsyncParsableCommand {
         if status != 0 { throw ExitCode(status) }
     }
 
-    /// The account renewed so that it outlives its provider's `renew_before`; a network failure
-    /// leaves it as it is when its credential is still good (the command can still run).
+    /// The account renewed so that it outlives its provider's `renew_before` (`FreshCredentials`).
     func fresh(_ stored: StoredAccount, context: DeckContext, config: DeckConfig, store: DeckStore) async throws -> StoredAccount {
-        let window = config.provider(stored.account.providerId)?.renewBefore ?? ProviderProfile.defaultRenewBefore
-        let now = context.clock.now()
-        if let error = stored.account.lastError, error.errorClass == .needsInteraction {
-            // The provider already refused a renewal: no second try; a credential that still
-            // works is used (with a warning), as `authdeck token` does.
-            guard stored.credentials.hasUsableCredential(at: now, skew: .seconds(0)) else {
-                throw CLIError.needsSignIn(Remedy.forMissingToken(stored, scopes: scope, now: now, skew: config.statePolicy.clockSkew))
-            }
-            Output.warning("\(stored.account.id) cannot renew (\(error.remedy)); using its current credential until it expires")
-            return stored
-        }
         do {
-            let adapter = try context.adapter(for: stored.account.providerId, config: config, store: store)
-            return try await context.renewer(store, config).renew(stored.account.id, with: adapter, scopes: scope, window: window)
+            let (fresh, warning) = try await FreshCredentials(wiring: context.wiring(store), config: config).run(stored, scopes: scope)
+            if let warning { Output.warning(warning) }
+            return fresh
+        } catch let needs as TokenAccess.NeedsSignIn {
+            throw CLIError.needsSignIn(needs.remedy)
         } catch let failure as AuthFailure {
-            let usable = stored.credentials.usableAccessToken(for: scope, at: now, skew: .seconds(0)) != nil
-                || stored.credentials.cookiesUsable(at: now, skew: .seconds(0))
-            guard failure.errorClass == .transient, usable else { throw CLIError.from(failure, account: stored.account.id) }
-            Output.warning("\(stored.account.id) could not be renewed (\(failure.description)); using its current credential")
-            return stored
+            throw CLIError.from(failure, account: stored.account.id)
         }
     }
 

@@ -1,0 +1,94 @@
+import AuthDeckCore
+import AuthDeckConfig
+import AuthDeckProviders
+
+/// Renewing accounts silently on request (`authdeck refresh`): a named account now, or every
+/// account expiring or expired but renewable — with `force` every signed-in one too, and
+/// without it those a provider check finds dead (SharePoint cookies expired server-side) —
+/// at most `parallel` at a time.
+public struct Refresh: Sendable {
+    /// One account's renewal: when its credential now lapses, or why it failed.
+    public struct Result: Sendable {
+        public var id: String
+        public var expiresAt: Instant?
+        public var failure: (errorClass: ErrorClass, remedy: String)?
+        public var ok: Bool { failure == nil }
+    }
+
+    /// An account to renew, and whether even a fresh-looking credential is renewed.
+    public typealias Target = (stored: StoredAccount, force: Bool)
+
+    let wiring: ProviderWiring
+    let config: DeckConfig
+
+    public init(wiring: ProviderWiring, config: DeckConfig) {
+        self.wiring = wiring
+        self.config = config
+    }
+
+    /// The accounts `--all` renews, from summaries (a probe reads only the account it sends).
+    public func due(force: Bool) async throws -> [Target] {
+        let assessment = try DeckAssessment.read(wiring.store, config: config, now: wiring.clock.now())
+        var targets: [Target] = []
+        for entry in assessment.entries {
+            switch entry.state {
+            case .expiringSoon, .expired(renewable: true):
+                targets.append((entry.stored, force))
+            case .signedIn:
+                if force {
+                    targets.append((entry.stored, true))
+                } else if await probeSaysDead(entry.stored) {
+                    targets.append((entry.stored, true))
+                }
+            default: break
+            }
+        }
+        return targets
+    }
+
+    /// Renews `targets`, at most `parallel` at once, sorted by id. `named`: the person named the
+    /// account, so it is renewed now, not only when inside the "expiring soon" window.
+    public func run(_ targets: [Target], named: Bool, parallel: Int) async -> [Result] {
+        let window = named ? .seconds(0) : config.statePolicy.expiringSoonWindow
+        return await withTaskGroup(of: Result.self) { group in
+            var pending = targets[...]
+            var out: [Result] = []
+            func start(_ target: Target) {
+                group.addTask { await renewOne(target.stored, force: target.force, window: window) }
+            }
+            for _ in 0..<parallel { if let next = pending.popFirst() { start(next) } }
+            for await result in group {
+                out.append(result)
+                if let next = pending.popFirst() { start(next) }
+            }
+            return out.sorted { $0.id < $1.id }
+        }
+    }
+
+    /// Whether a provider check shows that credentials which look valid no longer work.
+    func probeSaysDead(_ stored: StoredAccount) async -> Bool {
+        // The assessment holds summaries: the probe sends the cookies, so it reads the account in full.
+        guard !stored.credentials.cookies.isEmpty, let full = try? wiring.store.account(id: stored.account.id),
+              let adapter = try? wiring.adapter(forProvider: stored.account.providerId, config: config),
+              let alive = try? await adapter.probe(full) else { return false }
+        return alive == false
+    }
+
+    func renewOne(_ target: StoredAccount, force: Bool, window: TimeSpan) async -> Result {
+        let id = target.account.id
+        guard config.provider(target.account.providerId) != nil else {
+            return Result(id: id, failure: (.misconfigured, ProviderWiring.unknownProvider(target.account.providerId, in: config)))
+        }
+        do {
+            let adapter = try wiring.adapter(forProvider: target.account.providerId, config: config)
+            let renewed = try await wiring.renewer(config).renew(id, with: adapter, force: force, window: window)
+            // No skew margin for what the provider has just issued (a token may live shorter
+            // than the margin); with one, such a token read as "no expiry".
+            return Result(id: id, expiresAt: renewed.credentials.usableUntil(at: wiring.clock.now(), skew: .seconds(0)))
+        } catch let failure as AuthFailure {
+            return Result(id: id, failure: (failure.errorClass, failure.description))
+        } catch {
+            return Result(id: id, failure: (.transient, "\(error)"))
+        }
+    }
+}
