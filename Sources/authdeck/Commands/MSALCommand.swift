@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import AuthDeckCore
 import AuthDeckProviders
+import AuthDeckApp
 
 /// `authdeck msal`: a doctor for other tools' MSAL token caches (Azure CLI's first).
 struct MSALCommand: AsyncParsableCommand {
@@ -117,24 +118,11 @@ struct MSALPruneCommand: AsyncParsableCommand {
     func run() async throws {
         let env = ProcessInfo.processInfo.environment
         let cacheFile = MSALCacheFile(path: file ?? MSALCommand.defaultPath(env))
-        let reasons = Set(reason.compactMap(MSALCache.Verdict.init(rawValue:)))
-        let keepSet = Set(keep.map { $0.lowercased() })
+        let pruning = MSALCachePruning(keep: keep, tenant: tenant, reasons: Set(reason.compactMap(MSALCache.Verdict.init(rawValue:))))
         let now = Instant(secondsSinceEpoch: Int64(Date().timeIntervalSince1970))
         do {
-            let (result, backup) = try cacheFile.update(lockTimeout: Double(TimeSpan(parsing: lockTimeout)!.seconds), now: now, dryRun: dryRun) {
-                cache -> ((accounts: [MSALCache.Entry], entries: [String: [String]]), changed: Bool) in
-                let entries = cache.entries(tenant: tenant)
-                let selected = entries.filter { e in
-                    if keep.isEmpty && tenant == nil && reasons.isEmpty { return e.verdicts.contains(.noRefreshToken) }
-                    if !keepSet.isEmpty, !keepSet.contains(e.username.lowercased()), !keepSet.contains(e.homeAccountId.lowercased()) { return true }
-                    if tenant != nil, e.verdicts.contains(.wrongTenant) { return true }
-                    return !reasons.isDisjoint(with: e.verdicts)
-                }
-                var copy = cache
-                let removed = copy.remove(accountKeys: Set(selected.map(\.key)))
-                if !dryRun { cache = copy }
-                return ((selected, removed), !selected.isEmpty)
-            }
+            let result = try pruning.run(cacheFile, lockTimeout: Double(TimeSpan(parsing: lockTimeout)!.seconds), now: now, dryRun: dryRun)
+            let backup = result.backup
             if json {
                 return try Output.json(ResultJSON(dry_run: dryRun, removed_accounts: result.accounts.map(MSALEntryJSON.init),
                                                   removed_entries: result.entries, backup: backup))
