@@ -23,28 +23,26 @@ public struct DeckAssessment: Equatable, Sendable {
         let stale = PrunePolicy.staleReasons(accounts, providers: providers, settings: pruneSettings,
                                              statePolicy: statePolicy, now: now)
         self.now = now
-        // Each account is moved, last first, into its entry in an array sized once. Why: a copy
-        // (`for stored in accounts`) retains and releases every String of every account, and
-        // growing the array by doubling touches fresh pages.
+        // Each account is moved (popped, last first) into its entry, and the entries turned
+        // round at the end. Why: a copy (`for stored in accounts`) retains and releases every
+        // String of every account.
         var accounts = accounts
-        let kept = accounts.reduce(0) { $0 + ($1.account.quarantinedAt == nil ? 1 : 0) }
+        var entries: [Entry] = []
+        entries.reserveCapacity(accounts.count)
         var changesAt: Instant?
-        self.entries = Array(unsafeUninitializedCapacity: kept) { buffer, count in
-            var slot = kept
-            while let stored = accounts.popLast() {
-                guard stored.account.quarantinedAt == nil else { continue }
-                let state = AccountState.derive(stored, policy: statePolicy, now: now,
-                                                silentRenewal: silentRenewal(stored), staleReason: stale[stored.account.id])
-                let usable = stored.credentials.hasUsableCredential(at: now, skew: statePolicy.clockSkew)
-                let until = usable ? stored.credentials.usableUntil(at: now, skew: statePolicy.clockSkew) : nil
-                let expiry = until ?? stored.credentials.lastExpiry
-                if let at = Self.nextChange(stored, statePolicy: statePolicy, pruneSettings: pruneSettings, now: now),
-                   at < changesAt ?? at + .seconds(1) { changesAt = at }
-                slot -= 1
-                (buffer.baseAddress! + slot).initialize(to: Entry(stored: stored, state: state, usableUntil: until, expiry: expiry))
-            }
-            count = kept
+        while let stored = accounts.popLast() {
+            guard stored.account.quarantinedAt == nil else { continue }
+            let state = AccountState.derive(stored, policy: statePolicy, now: now,
+                                            silentRenewal: silentRenewal(stored), staleReason: stale[stored.account.id])
+            let usable = stored.credentials.hasUsableCredential(at: now, skew: statePolicy.clockSkew)
+            let until = usable ? stored.credentials.usableUntil(at: now, skew: statePolicy.clockSkew) : nil
+            let expiry = until ?? stored.credentials.lastExpiry
+            if let at = Self.nextChange(stored, statePolicy: statePolicy, pruneSettings: pruneSettings, now: now),
+               at < changesAt ?? at + .seconds(1) { changesAt = at }
+            entries.append(Entry(stored: stored, state: state, usableUntil: until, expiry: expiry))
         }
+        entries.reverse()
+        self.entries = entries
         self.changesAt = changesAt
     }
 

@@ -15,38 +15,33 @@ public enum DeckSnapshot {
         // Entries come grouped by provider: its profile is looked up once per run of them.
         var profileId: String?
         var profile: ProviderProfile?
-        // Entries are read in place through a pointer: `for e in entries` (or binding an entry
-        // or its account) copied each one, retaining every String inside, three times a row.
-        assessment.entries.withUnsafeBufferPointer { entries in
-            guard let first = entries.baseAddress else { return }
-            for index in 0..<entries.count {
-                let e = first + index
-                let providerId = e.pointee.stored.account.providerId
-                if providerId != profileId {
-                    profileId = providerId
-                    profile = profiles[providerId]
-                }
-                var renewable = false
-                if case .expired(let r) = e.pointee.state { renewable = r }
-                // The detail pane's lines are made when the pane shows the row (one at a time), not
-                // here for every account.
-                let detail = DeckRowDetail(source: source, index: index, events: events(e.pointee.stored.account.id))
-                // Appended first and completed in place. Why: a row is large, and this way it is
-                // never copied into the array.
-                rows.append(DeckRow(id: e.pointee.stored.account.id, providerId: providerId, providerKind: profile?.kind,
-                                    displayName: e.pointee.stored.account.displayName, username: e.pointee.stored.account.username,
-                                    realm: e.pointee.stored.account.realm ?? "", state: e.pointee.state, expiry: e.pointee.expiry,
-                                    neverExpires: e.pointee.state.isUsable && e.pointee.usableUntil == nil,
-                                    lastUsed: e.pointee.stored.account.lastUsedAt, renewable: renewable, detail: detail))
-                if profile != nil, renewable, let until = e.pointee.expiry, until > now {
-                    // Inside the clock-skew margin: not usable by our clock, still taken by the
-                    // provider's — due now, or it lapses while the open deck watches (a
-                    // SharePoint cookie renewed only on R).
-                    rows[rows.count - 1].renewAt = now
-                } else if let p = profile {
-                    rows[rows.count - 1].renewAt = KeepAlivePlan.renewalDue(e.pointee, now: now, skew: skew, renewBefore: p.renewBefore,
-                                                                            silentRenewal: ProviderCapabilities.renewsWithoutRefreshToken(p, e.pointee.stored.credentials))
-                }
+        let entries = assessment.entries
+        for index in entries.indices {
+            let providerId = entries[index].stored.account.providerId
+            if providerId != profileId {
+                profileId = providerId
+                profile = profiles[providerId]
+            }
+            let state = entries[index].state, expiry = entries[index].expiry
+            var renewable = false
+            if case .expired(let r) = state { renewable = r }
+            // The detail pane's lines are made when the pane shows the row (one at a time), not
+            // here for every account.
+            let id = entries[index].stored.account.id
+            let detail = DeckRowDetail(source: source, index: index, events: events(id))
+            rows.append(DeckRow(id: id, providerId: providerId, providerKind: profile?.kind,
+                                displayName: entries[index].stored.account.displayName, username: entries[index].stored.account.username,
+                                realm: entries[index].stored.account.realm ?? "", state: state, expiry: expiry,
+                                neverExpires: state.isUsable && entries[index].usableUntil == nil,
+                                lastUsed: entries[index].stored.account.lastUsedAt, renewable: renewable, detail: detail))
+            if profile != nil, renewable, let until = expiry, until > now {
+                // Inside the clock-skew margin: not usable by our clock, still taken by the
+                // provider's — due now, or it lapses while the open deck watches (a
+                // SharePoint cookie renewed only on R).
+                rows[rows.count - 1].renewAt = now
+            } else if let p = profile {
+                rows[rows.count - 1].renewAt = KeepAlivePlan.renewalDue(entries[index], now: now, skew: skew, renewBefore: p.renewBefore,
+                                                                        silentRenewal: ProviderCapabilities.renewsWithoutRefreshToken(p, entries[index].stored.credentials))
             }
         }
         let panes = tally(rows, providers: providers.map { DeckProvider(id: $0.id, kind: $0.kind, accounts: 0, worst: nil) })
