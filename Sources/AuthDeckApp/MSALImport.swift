@@ -26,7 +26,8 @@ public struct MSALImport {
 
     /// Checks `profile` can take MSAL accounts; its client id.
     public static func clientId(of profile: ProviderProfile?, providerId: String, configPath: String) throws -> String {
-        guard let profile, ProviderCapabilities.of(profile).flows.contains(.import), ProviderCapabilities.of(profile).producesTokens,
+        let capabilities = profile.map(ProviderCapabilities.of)
+        guard let profile, let capabilities, capabilities.flows.contains(.import), capabilities.producesTokens,
               let clientId = profile.clientId else {
             throw Refusal.usage("\"\(TerminalText.inert(providerId))\" is not an azuread provider with a client_id in \(configPath)")
         }

@@ -12,9 +12,12 @@ extension DeckAssessment {
         }
         let skew = statePolicy.clockSkew, window = statePolicy.expiringSoonWindow
         let credentials = stored.credentials
-        for expiry in credentials.accessTokens.compactMap(\.expiresAt) + credentials.cookies.compactMap(\.expiresAt) {
-            consider(expiry - skew)
-            consider(expiry - skew - window)
+        // Two loops, not one over a joined array: this runs for every account on every reread.
+        for token in credentials.accessTokens {
+            if let expiry = token.expiresAt { consider(expiry - skew); consider(expiry - skew - window) }
+        }
+        for cookie in credentials.cookies {
+            if let expiry = cookie.expiresAt { consider(expiry - skew); consider(expiry - skew - window) }
         }
         if let expiry = credentials.refreshToken?.expiresAt { consider(expiry) }
         let account = stored.account
