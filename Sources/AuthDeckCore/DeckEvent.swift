@@ -17,6 +17,9 @@ public struct DeckEvent: Equatable, Hashable, Sendable {
         case imported
         case keyCreated = "key_created"
         case keyMigrated = "key_migrated"
+        /// A row of the store that did not match its seal (edited without the key) and was
+        /// discarded or refused.
+        case tampered
         /// A kind written by a newer authdeck that this version does not know.
         case other
     }

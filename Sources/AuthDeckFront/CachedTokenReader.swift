@@ -30,6 +30,8 @@ struct CachedTokenReader {
         guard let configIdentity = TokenFastPath.configIdentity(path: configPath),
               Self.ownerOnly(location.directory, directory: true),
               Self.ownerOnly(location.databasePath), Self.ownerOnly(location.keyFilePath),
+              // SQLite would use a -wal, -shm or -journal that another user put beside the store.
+              ["-wal", "-shm", "-journal"].allSatisfy({ Self.absentOrOwnerOnly(location.databasePath + $0) }),
               let wrappingKey = Self.readKeyFile(location.keyFilePath),
               // "./": a relative name starting with "file:" is a file, never an SQLite URI.
               let db = try? SQLiteConnection(path: location.databasePath.hasPrefix("/") ? location.databasePath : "./" + location.databasePath)
@@ -68,6 +70,13 @@ struct CachedTokenReader {
                                     lastUsedAt: row.optionalInt64(6).map(Instant.init(secondsSinceEpoch:))))
         }
         guard case .found(let account) = AccountMatcher.resolve(query, in: accounts) else { return nil }
+        // The row must match its seal (provider, subject, username, realm): one edited without
+        // the key goes to authdeck-full, which refuses it and says so.
+        let sealRow = try db.statement("SELECT realm, seal FROM accounts WHERE id = ?", [.text(account.id)])
+        guard try sealRow.next(), let seal = sealRow.bytes(1),
+              SealedValue.open(seal, key: dataKey, context: SealingContext.account(
+                  account.id, provider: account.providerId, subject: account.subject, username: account.username,
+                  realm: sealRow.optionalString(0))) != nil else { return nil }
 
         var tokens: [AccessToken] = []
         var sealed: [String: (value: [UInt8], scopes: String, requested: String?, expires: Int64?)] = [:]
@@ -102,6 +111,12 @@ struct CachedTokenReader {
         let n = read(fd, &buffer, buffer.count)
         guard n > 0, case .success(let raw) = KeyFileFormat.parse(Array(buffer[..<n])) else { return nil }
         return SymmetricKey(data: raw)
+    }
+
+    /// Whether nothing is at `path`, or a file that `ownerOnly` accepts.
+    static func absentOrOwnerOnly(_ path: String) -> Bool {
+        var st = stat()
+        return (lstat(path, &st) != 0 && errno == ENOENT) || ownerOnly(path)
     }
 
     /// Whether `path` is yours and no one else can read or write it: a directory, or a regular

@@ -55,6 +55,7 @@ extension DeckStore: AccountStore {
             var out: [StoredAccount] = []
             out.reserveCapacity(count)
             try Self.eachAccount(db, where: filter) { out.append(StoredAccount(account: $0, credentials: .empty)) }
+            if openSecrets { try out.forEach { try checkSeal(of: $0.account, db) } }
             // Sorted here rather than by SQLite, whose sorter cost more than reading the rows;
             // positions are sorted, not the (large) accounts, which then move once.
             let order = Self.listingOrder(of: out)
@@ -75,6 +76,7 @@ extension DeckStore: AccountStore {
     public func account(id: String) throws -> StoredAccount? {
         try read { db in
             guard let account = try Self.accounts(db, where: " WHERE id = ?", arguments: [.text(id)]).first else { return nil }
+            try checkSeal(of: account, db)
             var credentials = Credentials.empty
             try loadCredentials(db, scope: .account(id), openSecrets: true) { _, _ in 0 } apply: { _, change in try change(&credentials) }
             return StoredAccount(account: account, credentials: credentials)
@@ -86,6 +88,7 @@ extension DeckStore: AccountStore {
             let accounts = try Self.accounts(db, where: " WHERE provider_id = ?" + (subject == nil ? "" : " AND subject = ?"),
                                              arguments: [.text(providerId)] + (subject.map { [.text($0)] } ?? []))
             return try accounts.map { account in
+                try checkSeal(of: account, db)
                 var credentials = Credentials.empty
                 try loadCredentials(db, scope: .account(account.id), openSecrets: true) { _, _ in 0 } apply: { _, change in try change(&credentials) }
                 return StoredAccount(account: account, credentials: credentials)
@@ -95,21 +98,21 @@ extension DeckStore: AccountStore {
 
     public func insert(_ stored: StoredAccount) throws {
         try write { db in
-            try Self.writeAccount(stored.account, db, insert: true)
+            try writeAccount(stored.account, db, insert: true)
             try writeCredentials(stored.credentials, accountId: stored.account.id, db)
         }
     }
 
     public func saveSignIn(_ account: Account, credentials: Credentials, event: DeckEvent) throws {
         try write { db in
-            try Self.writeAccount(account, db, insert: false)
+            try writeAccount(account, db, insert: false)
             try writeCredentials(credentials, accountId: account.id, db)
             try Self.insertEvent(event, db)
         }
     }
 
     public func update(_ account: Account) throws {
-        try write { db in try Self.writeAccount(account, db, insert: false) }
+        try write { db in try writeAccount(account, db, insert: false) }
     }
 
     public func replaceCredentials(_ credentials: Credentials, accountId: String) throws {
@@ -171,6 +174,8 @@ extension DeckStore: AccountStore {
     /// Notes that an account's credential was just used, at most once a minute, so the
     /// hot `token` path rarely pays for a write.
     public func touch(accountId: String, at now: Instant) throws {
+        // A newer authdeck's store is read, never written; "last used" can wait for it.
+        guard !readOnly else { return }
         try write { db in
             try db.execute(sql: StoreLayout.touchSQL, arguments: [now.secondsSinceEpoch, accountId])
         }
@@ -262,6 +267,17 @@ extension DeckStore: AccountStore {
         }
     }
 
+    /// Refuses an account whose row no longer matches its seal: its provider, subject, username
+    /// or realm was changed without the key (or the seal removed), so its secrets must not be
+    /// sent anywhere on its say-so.
+    func checkSeal(of account: Account, _ db: Database) throws {
+        let rows = try RawStatement(db, sql: "SELECT seal FROM accounts WHERE id = ?", arguments: [.text(account.id)])
+        guard try rows.next(), let seal = rows.bytes(0),
+              (try? box.open(seal, context: SealingContext.account(account.id, provider: account.providerId, subject: account.subject,
+                                                                    username: account.username, realm: account.realm))) != nil
+        else { throw StoreError.accountTampered(accountId: account.id) }
+    }
+
     /// The columns `account(from:)` reads, in the order it reads them by position.
     static let accountColumns = "id, provider_id, subject, username, display_name, realm, created_at, last_sign_in_at, last_used_at, error_class, error_code, error_remedy, error_at, failed_attempts, quarantined_at, quarantine_reason"
 
@@ -303,15 +319,18 @@ extension DeckStore: AccountStore {
                        quarantinedAt: row.optionalInstant(14), quarantineReason: row.optionalString(15))
     }
 
-    static func writeAccount(_ a: Account, _ db: Database, insert: Bool) throws {
+    /// Writes the account row with its seal (`SealingContext.account`).
+    func writeAccount(_ a: Account, _ db: Database, insert: Bool) throws {
+        let seal = try box.seal([], context: SealingContext.account(a.id, provider: a.providerId, subject: a.subject,
+                                                                    username: a.username, realm: a.realm))
         let args: StatementArguments = [
             a.id, a.providerId, a.subject, a.username, a.displayName, a.realm, a.createdAt.secondsSinceEpoch,
             a.lastSignInAt?.secondsSinceEpoch, a.lastUsedAt?.secondsSinceEpoch,
             a.lastError?.errorClass.rawValue, a.lastError?.code, a.lastError?.remedy, a.lastError?.at.secondsSinceEpoch,
-            a.failedAttempts, a.quarantinedAt?.secondsSinceEpoch, a.quarantineReason,
+            a.failedAttempts, a.quarantinedAt?.secondsSinceEpoch, a.quarantineReason, Data(seal),
         ]
-        let columns = accountColumns
-        let placeholders = Array(repeating: "?", count: 16).joined(separator: ",")
+        let columns = Self.accountColumns + ", seal"
+        let placeholders = Array(repeating: "?", count: 17).joined(separator: ",")
         if insert {
             try db.execute(sql: "INSERT INTO accounts (\(columns)) VALUES (\(placeholders))", arguments: args)
         } else {
@@ -333,14 +352,16 @@ extension DeckStore: AccountStore {
         /// Every account's.
         case all
 
-        /// FROM, WHERE and ORDER BY for `table` (aliased `t`), in `order` when given.
-        func clause(_ table: String, order: String? = nil) -> String {
+        /// FROM, WHERE and ORDER BY for `table` (aliased `t`, its account `a` when `owner`),
+        /// in `order` when given.
+        func clause(_ table: String, order: String? = nil, owner: Bool = false) -> String {
             let filter: String
             switch self {
             case .account: filter = " WHERE t.account_id = ?"
             case .all: filter = ""
             }
-            return " FROM \(table) t" + filter + (order.map { " ORDER BY t.\($0)" } ?? "")
+            let join = owner ? " JOIN accounts a ON a.id = t.account_id" : ""
+            return " FROM \(table) t" + join + filter + (order.map { " ORDER BY t.\($0)" } ?? "")
         }
 
         var arguments: [RawStatement.Argument] {
@@ -357,8 +378,14 @@ extension DeckStore: AccountStore {
     func loadCredentials(_ db: Database, scope: CredentialScope, openSecrets: Bool,
                          locate: (RawStatement, Int32) -> Int?,
                          apply: (Int, (inout Credentials) throws -> Void) throws -> Void) throws {
-        func open(_ sealed: RawStatement, _ index: Int32, _ context: @autoclosure () -> String) throws -> Secret {
-            openSecrets ? try box.openString(sealed.bytes(index) ?? [], context: context()) : .unopened
+        // A value that does not open under its binding is refused as its account's: a row
+        // edited without the key (a cookie moved to another domain) is never used.
+        func open(_ sealed: RawStatement, _ index: Int32, account: String, _ context: @autoclosure () -> String) throws -> Secret {
+            guard openSecrets else { return .unopened }
+            guard let secret = try? box.openString(sealed.bytes(index) ?? [], context: context()) else {
+                throw StoreError.accountTampered(accountId: account)
+            }
+            return secret
         }
         let value = openSecrets ? "t.sealed_value" : "NULL"
         // Each row lands on the account `locate` finds from the account id in `account`.
@@ -374,24 +401,29 @@ extension DeckStore: AccountStore {
             let id = row.string(0)
             let requested = row.optionalString(7)
             let token = AccessToken(
-                id: id, value: try open(row, 2, SealingContext.accessToken(id, account: row.string(1), scopes: row.string(3),
+                id: id, value: try open(row, 2, account: row.string(1), SealingContext.accessToken(id, account: row.string(1), scopes: row.string(3),
                                                                            requested: requested, expiresAt: row.optionalInt64(6))),
                 scopes: row.string(3).split(separator: " ").map(String.init),
                 requestedScopes: requested?.split(separator: " ").map(String.init) ?? [], tokenType: row.string(4),
                 obtainedAt: row.instant(5), expiresAt: row.optionalInstant(6))
             try apply(index) { $0.accessTokens.append(token) }
         }
-        try each("SELECT t.account_id, t.id, \(value), t.generation, t.obtained_at, t.expires_at" + scope.clause("refresh_tokens"), account: 0) { row, index in
+        let owner = openSecrets ? ", a.provider_id, a.subject" : ""
+        try each("SELECT t.account_id, t.id, \(value), t.generation, t.obtained_at, t.expires_at\(owner)" + scope.clause("refresh_tokens", owner: openSecrets), account: 0) { row, index in
             let id = row.string(1)
             let token = RefreshToken(
-                id: id, value: try open(row, 2, SealingContext.refreshToken(row.string(0), id)),
+                id: id, value: try open(row, 2, account: row.string(0),
+                                        SealingContext.refreshToken(row.string(0), id, provider: row.string(6), subject: row.string(7))),
                 generation: Int(row.int64(3)), obtainedAt: row.instant(4), expiresAt: row.optionalInstant(5))
             try apply(index) { $0.refreshToken = token }
         }
         try each("SELECT t.id, t.account_id, t.name, \(value), t.domain, t.path, t.expires_at, t.secure, t.http_only" + scope.clause("cookies", order: "name"), account: 1) { row, index in
             let id = row.string(0)
             let cookie = Cookie(
-                id: id, name: row.string(2), value: try open(row, 3, SealingContext.cookie(id)),
+                id: id, name: row.string(2),
+                value: try open(row, 3, account: row.string(1), SealingContext.cookie(
+                    id, account: row.string(1), name: row.string(2), domain: row.string(4), path: row.string(5),
+                    expiresAt: row.optionalInt64(6), secure: row.int64(7) != 0, httpOnly: row.int64(8) != 0)),
                 domain: row.string(4), path: row.string(5), expiresAt: row.optionalInstant(6),
                 secure: row.int64(7) != 0, httpOnly: row.int64(8) != 0)
             try apply(index) { $0.cookies.append(cookie) }
@@ -401,15 +433,21 @@ extension DeckStore: AccountStore {
             let claim = row.string(2)
             try apply(index) { $0.idTokenClaims[name] = claim }
         }
-        try each("SELECT t.account_id, t.name, \(value)" + scope.clause("extras"), account: 0) { row, index in
+        try each("SELECT t.account_id, t.name, \(value)\(owner)" + scope.clause("extras", owner: openSecrets), account: 0) { row, index in
             let name = row.string(1)
-            let extra = try open(row, 2, SealingContext.extra(row.string(0), name))
+            let extra = try open(row, 2, account: row.string(0),
+                                 SealingContext.extra(row.string(0), name, provider: row.string(3), subject: row.string(4)))
             try apply(index) { $0.extras[name] = extra }
         }
     }
 
-    /// Replaces every credential row of an account inside the caller's transaction.
+    /// Replaces every credential row of an account inside the caller's transaction, each value
+    /// sealed with the bindings of `SealingContext` (the account's provider and subject read
+    /// from its row, which is written first).
     func writeCredentials(_ c: Credentials, accountId: String, _ db: Database) throws {
+        let owner = try RawStatement(db, sql: "SELECT provider_id, subject FROM accounts WHERE id = ?", arguments: [.text(accountId)])
+        guard try owner.next() else { throw StoreError.notFound(accountId: accountId) }
+        let provider = owner.string(0), subject = owner.string(1)
         for table in ["access_tokens", "refresh_tokens", "cookies", "id_token_claims", "extras"] {
             try db.execute(sql: "DELETE FROM \(table) WHERE account_id = ?", arguments: [accountId])
         }
@@ -424,12 +462,14 @@ extension DeckStore: AccountStore {
         }
         if let r = c.refreshToken {
             try db.execute(sql: "INSERT INTO refresh_tokens (account_id, id, sealed_value, generation, obtained_at, expires_at) VALUES (?,?,?,?,?,?)",
-                           arguments: [accountId, r.id, try box.sealString(r.value, context: SealingContext.refreshToken(accountId, r.id)),
+                           arguments: [accountId, r.id, try box.sealString(r.value, context: SealingContext.refreshToken(accountId, r.id, provider: provider, subject: subject)),
                                        r.generation, r.obtainedAt.secondsSinceEpoch, r.expiresAt?.secondsSinceEpoch])
         }
         for k in c.cookies {
             try db.execute(sql: "INSERT INTO cookies (id, account_id, name, sealed_value, domain, path, expires_at, secure, http_only) VALUES (?,?,?,?,?,?,?,?,?)",
-                           arguments: [k.id, accountId, k.name, try box.sealString(k.value, context: SealingContext.cookie(k.id)),
+                           arguments: [k.id, accountId, k.name,
+                                       try box.sealString(k.value, context: SealingContext.cookie(k.id, account: accountId, name: k.name, domain: k.domain, path: k.path,
+                                                                                                  expiresAt: k.expiresAt?.secondsSinceEpoch, secure: k.secure, httpOnly: k.httpOnly)),
                                        k.domain, k.path, k.expiresAt?.secondsSinceEpoch, k.secure, k.httpOnly])
         }
         for (name, value) in c.idTokenClaims {
@@ -438,7 +478,7 @@ extension DeckStore: AccountStore {
         }
         for (name, value) in c.extras {
             try db.execute(sql: "INSERT INTO extras (account_id, name, sealed_value) VALUES (?,?,?)",
-                           arguments: [accountId, name, try box.sealString(value, context: SealingContext.extra(accountId, name))])
+                           arguments: [accountId, name, try box.sealString(value, context: SealingContext.extra(accountId, name, provider: provider, subject: subject))])
         }
     }
 }

@@ -20,9 +20,12 @@ public final class DeckStore: Sendable {
     let pool: DatabasePool
     let box: AESSecretBox
     let clock: any WallClock
+    /// Set for a store migrated by a newer authdeck: every write is refused (`newerStore`).
+    let readOnly: Bool
 
     init(location: StoreLocation, warnings: [String], keySource: String, keyKind: KeySourceKind, pool: DatabasePool,
-         box: AESSecretBox, clock: any WallClock) {
+         box: AESSecretBox, clock: any WallClock, readOnly: Bool = false) {
+        self.readOnly = readOnly
         self.location = location
         self.warnings = warnings
         self.keySource = keySource
@@ -48,6 +51,11 @@ public final class DeckStore: Sendable {
 
         var created: (key: SymmetricKey, created: Bool)?
         var keyFileKey: SymmetricKey?
+        // SQLite opens the -wal, -shm and -journal beside the store as they are: one another
+        // user put there (in a shared sticky directory) would read or replace the store's pages.
+        for (suffix, what) in StoreFileCheck.sidecars {
+            try FileSafety.requirePrivateFile(path + suffix, what: what)
+        }
         switch try StoreFileCheck.inspect(path) {
         case .absent:
             // Key first: a crash between the two leaves a key and no store, never the reverse.
@@ -72,10 +80,17 @@ public final class DeckStore: Sendable {
             }
         case .maybeAuthdeck:
             try FileSafety.requirePrivateFile(path, what: "store")
+            if keyFile.exists, StoreFileCheck.staysEmpty(path) {
+                throw StoreError.unreadable(path: path, detail: "the store file is empty (0 bytes), but its key file \(keyFile.path) exists, "
+                                            + "so this is not a new store: its contents were lost or truncated; nothing was created — "
+                                            + "restore it from a backup, or move both files away to start a new store")
+            }
         }
 
         let pool = try openPool(path)
-        let (fetched, resealed) = try pool.read { db in (try DataKeySealing.fetch(db), try accessTokensResealed(db)) }
+        let (fetched, resealed, sealed, superseded) = try pool.read { db in
+            (try DataKeySealing.fetch(db), try accessTokensResealed(db), try metadataSealed(db), try Schema.migrator.hasBeenSuperseded(db))
+        }
         var sealing = fetched
         if sealing == nil {
             let (wrappingKey, keyCreated) = try created ?? keyFile.createOrRead()
@@ -96,20 +111,26 @@ public final class DeckStore: Sendable {
         if sealing.kind == .file { try FileSafety.requirePrivateFile(keyFile.path, what: "key file") }
         let wrappingKey = try (sealing.kind == .file ? keyFileKey ?? created?.key : nil) ?? keys.unlockKey(sealing, storePath: path)
         let dataKey = try unwrap(sealing, with: wrappingKey, keys: keys, storePath: path)
-        if !resealed {
+        // A newer authdeck's store: its columns may mean something else, so this one reads it
+        // (with a warning) and writes nothing, not even the one-time steps below.
+        if superseded {
+            warnings.append("\(path) was upgraded by a newer authdeck (a migration this version does not know); "
+                            + "this version only reads it — use the newer authdeck to change anything")
+        } else {
             do {
-                try resealAccessTokens(pool, box: AESSecretBox(key: dataKey))
+                if !resealed { try resealAccessTokens(pool, box: AESSecretBox(key: dataKey)) }
+                if !sealed { try sealMetadata(pool, box: AESSecretBox(key: dataKey), storePath: path) }
             } catch let error as DatabaseError {
                 throw StoreError.database(error, path: path)
             }
         }
         let store = DeckStore(location: location, warnings: warnings, keySource: keys.describe(sealing), keyKind: sealing.kind,
-                              pool: pool, box: AESSecretBox(key: dataKey), clock: clock)
+                              pool: pool, box: AESSecretBox(key: dataKey), clock: clock, readOnly: superseded)
         // A renewal whose commit failed (a full disk) left its new tokens beside the store.
         let rescue = commitRescues(location, store: store)
         guard !rescue.isEmpty else { return store }
         return DeckStore(location: location, warnings: warnings + rescue, keySource: store.keySource, keyKind: store.keyKind,
-                         pool: pool, box: store.box, clock: clock)
+                         pool: pool, box: store.box, clock: clock, readOnly: superseded)
     }
 
     /// The key source a store names, read through a read-only connection (which never
@@ -207,7 +228,13 @@ public final class DeckStore: Sendable {
 
     /// Runs `body` in one write transaction; for callers composing several changes.
     public func write<T>(_ body: (Database) throws -> T) throws -> T {
-        try worded { try pool.write { db in try body(db) } }
+        try refuseIfReadOnly()
+        return try worded { try pool.write { db in try body(db) } }
+    }
+
+    /// Throws `newerStore` for a store this version may only read.
+    func refuseIfReadOnly() throws {
+        if readOnly { throw StoreError.newerStore(path: location.databasePath) }
     }
 
     /// SQLite's count of commits made by other connections to this store's writer connection
@@ -224,7 +251,8 @@ public final class DeckStore: Sendable {
 
     /// Runs `body` on the writer connection outside a transaction (it manages its own).
     func writeWithoutTransaction<T>(_ body: (Database) throws -> T) throws -> T {
-        try worded { try pool.writeWithoutTransaction { db in try body(db) } }
+        try refuseIfReadOnly()
+        return try worded { try pool.writeWithoutTransaction { db in try body(db) } }
     }
 
     /// Runs `body`, turning SQLite's own failures into `StoreError.database`, which names the
@@ -250,6 +278,25 @@ enum StoreFileCheck {
     case maybeAuthdeck
 
     static let magic = Array("SQLite format 3\0".utf8)
+    /// The files SQLite keeps beside a database.
+    static let sidecars = [("-wal", "store's write-ahead log (-wal)"), ("-shm", "store's shared-memory index (-shm)"),
+                           ("-journal", "store's rollback journal (-journal)")]
+
+    /// Whether the store at `path` is an empty file with no write-ahead log, and stays so for
+    /// two seconds. Why wait: a process creating a new store makes the key, then the empty
+    /// file, then its first transaction — another process may look in between.
+    static func staysEmpty(_ path: String) -> Bool {
+        func empty() -> Bool {
+            var st = stat(), wal = stat()
+            guard lstat(path, &st) == 0, st.st_size == 0 else { return false }
+            return lstat(path + "-wal", &wal) != 0 || wal.st_size == 0
+        }
+        for _ in 0..<40 {
+            guard empty() else { return false }
+            usleep(50_000)
+        }
+        return empty()
+    }
 
     /// Looks with `lstat` first and reads through `O_NOFOLLOW`: only a regular file is opened.
     static func inspect(_ path: String) throws -> StoreFileCheck {

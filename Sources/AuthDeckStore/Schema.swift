@@ -111,6 +111,16 @@ enum Schema {
             // the configured ones), so `token ACCOUNT` never hands out another audience's token.
             try db.execute(sql: "ALTER TABLE access_tokens ADD COLUMN requested_scopes TEXT")
         }
+        m.registerMigration("004-sealed-metadata") { db in
+            // The seal of each account row and cached document (`SealingContext.account`,
+            // `.document`): what decides where a secret goes and for whom, authenticated under
+            // the data key. Filled by `DeckStore.sealMetadata` when the store is next opened
+            // with its key; NULL afterwards means the row was written without the key.
+            try db.execute(sql: """
+                ALTER TABLE accounts ADD COLUMN seal BLOB;
+                ALTER TABLE discovery_cache ADD COLUMN seal BLOB;
+                """)
+        }
         return m
     }
 }

@@ -11,6 +11,11 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case sealedValueRejected(context: String)
     case io(path: String, detail: String)
     case notFound(accountId: String)
+    /// An account row whose seal does not match its provider, subject, username or realm (or
+    /// one of its credential rows that does not open): edited without the key, so unused.
+    case accountTampered(accountId: String)
+    /// A store migrated by a newer authdeck: this version reads it and writes nothing.
+    case newerStore(path: String)
     /// SQLite refused a read or write of the store: its primary result code and message.
     case database(path: String, code: Int32, message: String)
 
@@ -40,6 +45,12 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
             return "\(path): \(detail)"
         case .notFound(let accountId):
             return "no account \(accountId)"
+        case .accountTampered(let accountId):
+            return "\(accountId): its record in the store was changed without the key (its provider, identity, username, realm or "
+                + "a credential's binding no longer matches its seal); its credentials are not used — sign it out with "
+                + "`authdeck logout \(accountId) --local` and sign in again"
+        case .newerStore(let path):
+            return "\(path) was upgraded by a newer authdeck; this version only reads it and changed nothing — use the newer authdeck"
         case .database(let path, let code, let message):
             switch ResultCode(rawValue: code) {
             case .SQLITE_FULL: return "\(path): the disk is full; nothing was changed (SQLite: \(message))"

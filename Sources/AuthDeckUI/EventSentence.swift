@@ -25,6 +25,7 @@ public enum EventSentence {
         case .imported: return joined("imported", detail)
         case .keyCreated: return joined("store key created", detail)
         case .keyMigrated: return joined("store key moved", detail)
+        case .tampered: return joined("edited without the key", detail)
         case .other: return joined("event", detail)
         }
     }

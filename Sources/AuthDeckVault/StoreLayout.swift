@@ -3,7 +3,7 @@
 public enum StoreLayout {
     /// Every migration, in order. The front answers only from a store whose applied migrations
     /// are all in this list: a newer store's columns may mean something else.
-    public static let migrations = ["001-initial", "002-provider-secrets", "003-access-token-requested-scopes"]
+    public static let migrations = ["001-initial", "002-provider-secrets", "003-access-token-requested-scopes", "004-sealed-metadata"]
 
     /// Meta rows: which key source seals the data key, and the data key sealed by each source.
     public static let keySourceKey = "key_source"

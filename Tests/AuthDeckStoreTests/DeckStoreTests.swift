@@ -499,7 +499,7 @@ import AuthDeckPlatform
         _ = try DeckStore.open(loc, clock: clock)
         let queue = try DatabaseQueue(path: loc.databasePath)
         let names = try queue.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
-        #expect(names == ["001-initial", "002-provider-secrets", "003-access-token-requested-scopes"])
+        #expect(names == ["001-initial", "002-provider-secrets", "003-access-token-requested-scopes", "004-sealed-metadata"])
         let appID = try queue.read { db in try Int32.fetchOne(db, sql: "PRAGMA application_id") }
         #expect(appID == 0x4144_4B31)
     }

@@ -25,7 +25,16 @@ struct LogoutCommand: AsyncParsableCommand {
     func run() async throws {
         let context = DeckContext(global)
         let store = try context.openStore()
-        let stored = try context.resolveAccount(account, in: store)
+        let stored: StoredAccount
+        do {
+            stored = try context.resolveAccount(account, in: store)
+        } catch StoreError.accountTampered(let id) where local {
+            // Edited without the key: nothing of it is sent anywhere; --local deletes it unopened.
+            try store.delete(accountId: id)
+            try store.append(DeckEvent(at: context.clock.now(), kind: .tampered, accountId: id,
+                                       detail: "signed out locally: its record had been edited without the key"))
+            return Output.raw("Deleted \(id) (its record had been edited without the key; nothing was sent to any server).\n")
+        }
         let a = stored.account
         // A provider gone from the config (or a config that no longer loads) still lets the
         // local credentials be deleted.
