@@ -18,8 +18,15 @@ public struct ProviderWiring: Sendable {
     }
 
     public var adapterContext: AdapterContext {
+        Self.adapterContext(store: store, clock: clock, environment: environment)
+    }
+
+    /// The adapters' world with `store`, or, before any store exists, with no accounts, no
+    /// provider secrets and a cache that keeps nothing.
+    public static func adapterContext(store: DeckStore?, clock: any WallClock, environment: [String: String]) -> AdapterContext {
         AdapterContext(http: CurlHTTPClient(userAgent: "authdeck/\(AuthDeckCore.version)", environment: environment),
-                       clock: clock, documents: store, browser: BrowserOpener(environment: environment),
+                       clock: clock, documents: store.map { $0 as any DocumentCache } ?? UncachedDocuments(),
+                       browser: BrowserOpener(environment: environment),
                        environment: environment, accounts: store, leaseHolder: DeckStore.leaseHolder,
                        providerSecrets: store)
     }
@@ -30,6 +37,15 @@ public struct ProviderWiring: Sendable {
         guard let profile = config.provider(providerId) else {
             throw AuthFailure(.misconfigured, code: "unknown_provider", remedy: Self.unknownProvider(providerId, in: config))
         }
+        return try adapter(for: profile, config: config)
+    }
+
+    /// The adapter a sign-out asks to revoke: nil only for a provider gone from the config
+    /// (then only local credentials can go). A configured provider whose adapter cannot be
+    /// built (its `client_secret_env` unset) throws: that is a revocation that failed, and a
+    /// failed revocation deletes nothing — before, it deleted the whole account unrevoked.
+    public func signOutAdapter(forProvider providerId: String, config: DeckConfig?) throws -> (any ProviderAdapter)? {
+        guard let config, let profile = config.provider(providerId) else { return nil }
         return try adapter(for: profile, config: config)
     }
 

@@ -26,12 +26,20 @@ public struct Refresh: Sendable {
         self.config = config
     }
 
-    /// The accounts `--all` renews, from summaries (a probe reads only the account it sends).
-    public func due(force: Bool) async throws -> [Target] {
+    /// The accounts `--all` renews, from summaries (a probe reads only the account it sends),
+    /// and those no renewal can help — expired without a way to renew, or needing a sign-in —
+    /// as failures that say so, so `--all` exits 3 as documented instead of 0 in silence.
+    public func due(force: Bool) async throws -> (targets: [Target], needSignIn: [Result]) {
         let assessment = try DeckAssessment.read(wiring.store, config: config, now: wiring.clock.now())
         var targets: [Target] = []
+        var needSignIn: [Result] = []
         for entry in assessment.entries {
+            let account = entry.stored.account
             switch entry.state {
+            case .expired(renewable: false), .needsSignIn:
+                let what = entry.state == .expired(renewable: false) ? "expired and cannot renew without a person" : "needs a sign-in"
+                needSignIn.append(Result(id: account.id, expiresAt: nil,
+                                         failure: (.needsInteraction, "\(what): `authdeck login \(account.providerId)`")))
             case .expiringSoon, .expired(renewable: true):
                 targets.append((entry.stored, force))
             case .signedIn:
@@ -43,7 +51,7 @@ public struct Refresh: Sendable {
             default: break
             }
         }
-        return targets
+        return (targets, needSignIn)
     }
 
     /// Renews `targets`, at most `parallel` at once, sorted by id. `named`: the person named the

@@ -2,7 +2,8 @@
 ///
 /// Accepted, in order: an exact id; `provider/username`; an exact username
 /// (case-insensitive); a provider id (its only account); a unique prefix of an id or a
-/// username.
+/// username; `provider/` and a unique prefix of a username of that provider (`work/taro`
+/// for `work/taro@contoso.com`).
 public enum AccountMatcher {
     public enum Outcome: Equatable, Sendable {
         case found(Account)
@@ -26,7 +27,15 @@ public enum AccountMatcher {
         let byProvider = accounts.filter { $0.providerId.lowercased() == lower }
         if let outcome = decide(byProvider) { return outcome }
         let byPrefix = accounts.filter { $0.id.lowercased().hasPrefix(lower) || $0.username.lowercased().hasPrefix(lower) }
-        return decide(byPrefix) ?? .notFound
+        if let outcome = decide(byPrefix) { return outcome }
+        // `provider/` and the start of a username: what a person types after seeing both.
+        if let slash = lower.firstIndex(of: "/") {
+            let provider = String(lower[..<slash])
+            let user = String(lower[lower.index(after: slash)...])
+            let hits = accounts.filter { $0.providerId.lowercased() == provider && !user.isEmpty && $0.username.lowercased().hasPrefix(user) }
+            if let outcome = decide(hits) { return outcome }
+        }
+        return .notFound
     }
 
     static func decide(_ hits: [Account]) -> Outcome? {

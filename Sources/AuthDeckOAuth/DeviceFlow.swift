@@ -65,12 +65,14 @@ public struct DeviceFlow: Sendable {
                              issuedAt: now)
     }
 
-    /// Polls until the user approves, declines, or the code expires.
-    public func poll(_ authorization: Authorization) async throws -> TokenSet {
+    /// Polls until the user approves, declines, the code expires or `timeout` (from now) runs out.
+    public func poll(_ authorization: Authorization, timeout: TimeSpan? = nil) async throws -> TokenSet {
         let deadline = authorization.issuedAt + .seconds(authorization.expiresIn)
+        let wait = DeviceWait(timeout: timeout, now: clock.now())
         var interval = Double(authorization.interval)
         while true {
-            try await sleeper.sleep(seconds: interval)
+            try await sleeper.sleep(seconds: wait.nap(interval, now: clock.now()))
+            try wait.check(now: clock.now())
             guard clock.now() < deadline else {
                 throw AuthFailure(.needsInteraction, code: "expired_token",
                                   remedy: "the code expired before it was approved; start the sign-in again")

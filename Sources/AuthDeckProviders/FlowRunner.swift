@@ -13,7 +13,7 @@ struct FlowRunner: Sendable {
     let scopes: [String]
 
     /// Device authorization (RFC 8628), showing the provider's own message when it sends one.
-    func device(endpoint: String?, presenter: any SignInPresenter) async throws -> TokenSet {
+    func device(endpoint: String?, presenter: any SignInPresenter, options: SignInOptions) async throws -> TokenSet {
         guard let endpoint else {
             throw AuthFailure(.misconfigured, code: "no_device_endpoint",
                               remedy: "provider \"\(profileId)\" offers no device sign-in; use --browser")
@@ -24,7 +24,7 @@ struct FlowRunner: Sendable {
                                             verificationURIComplete: authorization.verificationURIComplete,
                                             message: authorization.message,
                                             expiresAt: authorization.issuedAt + .seconds(authorization.expiresIn)))
-        return try await device.poll(authorization)
+        return try await device.poll(authorization, timeout: options.timeout)
     }
 
     /// Authorization code + PKCE through the loopback; returns the tokens and the nonce.

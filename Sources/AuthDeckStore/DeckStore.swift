@@ -22,10 +22,13 @@ public final class DeckStore: Sendable {
     let clock: any WallClock
     /// Set for a store migrated by a newer authdeck: every write is refused (`newerStore`).
     let readOnly: Bool
+    /// Whether this opening created the store file (the caller says where it now is).
+    public let created: Bool
 
     init(location: StoreLocation, warnings: [String], keySource: String, keyKind: KeySourceKind, pool: DatabasePool,
-         box: AESSecretBox, clock: any WallClock, readOnly: Bool = false) {
+         box: AESSecretBox, clock: any WallClock, readOnly: Bool = false, created: Bool = false) {
         self.readOnly = readOnly
+        self.created = created
         self.location = location
         self.warnings = warnings
         self.keySource = keySource
@@ -50,6 +53,7 @@ public final class DeckStore: Sendable {
         if let w = try FileSafety.ensurePrivateDirectory(location.directory) { warnings.append(w) }
 
         var created: (key: SymmetricKey, created: Bool)?
+        var createdFile = false
         var keyFileKey: SymmetricKey?
         // SQLite opens the -wal, -shm and -journal beside the store as they are: one another
         // user put there (in a shared sticky directory) would read or replace the store's pages.
@@ -62,7 +66,7 @@ public final class DeckStore: Sendable {
             // Several processes may start on a new store at once: one creates the key and the
             // file, the others use them.
             created = try keyFile.createOrRead()
-            try FileSafety.createPrivateFile(path, allowExisting: true)
+            createdFile = try FileSafety.createPrivateFile(path, allowExisting: true)
             // Checked after creating too: another process may have created it first.
             try FileSafety.requirePrivateFile(path, what: "store")
         case .authdeck:
@@ -125,12 +129,12 @@ public final class DeckStore: Sendable {
             }
         }
         let store = DeckStore(location: location, warnings: warnings, keySource: keys.describe(sealing), keyKind: sealing.kind,
-                              pool: pool, box: AESSecretBox(key: dataKey), clock: clock, readOnly: superseded)
+                              pool: pool, box: AESSecretBox(key: dataKey), clock: clock, readOnly: superseded, created: createdFile)
         // A renewal whose commit failed (a full disk) left its new tokens beside the store.
         let rescue = commitRescues(location, store: store)
         guard !rescue.isEmpty else { return store }
         return DeckStore(location: location, warnings: warnings + rescue, keySource: store.keySource, keyKind: store.keyKind,
-                         pool: pool, box: store.box, clock: clock, readOnly: superseded)
+                         pool: pool, box: store.box, clock: clock, readOnly: superseded, created: createdFile)
     }
 
     /// The key source a store names, read through a read-only connection (which never

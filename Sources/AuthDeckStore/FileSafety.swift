@@ -51,12 +51,14 @@ enum FileSafety {
         return nil
     }
 
-    /// Creates an empty file with mode 0600; fails if it already exists.
+    /// Creates an empty file with mode 0600; fails if it already exists. Returns whether this
+    /// call created it.
     /// - Parameter allowExisting: a file another process has just created is fine (it was
     ///   created empty and private by the same code).
-    static func createPrivateFile(_ path: String, contents: [UInt8] = [], allowExisting: Bool = false) throws {
+    @discardableResult
+    static func createPrivateFile(_ path: String, contents: [UInt8] = [], allowExisting: Bool = false) throws -> Bool {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        if fd < 0, errno == EEXIST, allowExisting { return }
+        if fd < 0, errno == EEXIST, allowExisting { return false }
         guard fd >= 0 else {
             throw StoreError.io(path: path, detail: "cannot create file: \(String(cString: strerror(errno)))")
         }
@@ -74,6 +76,7 @@ enum FileSafety {
             unlink(path)
             throw StoreError.io(path: path, detail: "cannot sync: \(String(cString: strerror(errno)))")
         }
+        return true
     }
 
     /// What is at `path`, seen with `lstat` (never opened, so a FIFO cannot hang the caller):

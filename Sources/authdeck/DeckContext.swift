@@ -11,6 +11,8 @@ import AuthDeckApp
 struct DeckContext {
     let environment: [String: String]
     let location: StoreLocation
+    /// Whether the store path was named (`--store`, `AUTHDECK_STORE`) rather than the default.
+    let storeExplicit: Bool
     let configPath: String
     let configExplicit: Bool
     let clock: any WallClock
@@ -22,6 +24,7 @@ struct DeckContext {
     init(storeFlag: String?, configFlag: String?, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.environment = environment
         self.location = StoreLocation.resolve(storeFlag: storeFlag, environment: environment)
+        self.storeExplicit = storeFlag != nil || !(environment["AUTHDECK_STORE"] ?? "").isEmpty
         let resolved = XDG.configFile(flag: configFlag, environment: environment)
         self.configPath = resolved.path
         self.configExplicit = resolved.explicit
@@ -36,10 +39,39 @@ struct DeckContext {
     }
 
     /// Opens the store, printing its non-fatal warnings (loose modes) to stderr.
-    func openStore() throws -> DeckStore {
+    ///
+    /// Only commands that add accounts (sign-ins, imports, the deck) pass `creating`: a
+    /// mistyped `--store` given to a reading command created directories and an empty store
+    /// and answered "No accounts yet" (issue 31). A new store is announced with its path.
+    func openStore(creating: Bool = false) throws -> DeckStore {
+        if !creating, !storeExists { throw noStore() }
         let store = try DeckStore.open(location, clock: clock, keys: keySources())
         for warning in store.warnings { Output.warning(warning) }
+        if store.created { Output.note("authdeck: created a new store at \(location.databasePath) (its key: \(location.keyFilePath))") }
         return store
+    }
+
+    /// The store when there is one; nil when the default store was never created (a reading
+    /// command then shows an empty result). A named path that does not exist is an error.
+    func openStoreIfPresent() throws -> DeckStore? {
+        guard storeExists else {
+            if storeExplicit { throw noStore() }
+            return nil
+        }
+        return try openStore()
+    }
+
+    /// Whether anything is at the store path (a dangling link or a FIFO counts: opening it
+    /// then names what is wrong).
+    var storeExists: Bool {
+        var st = stat()
+        return lstat(location.databasePath, &st) == 0
+    }
+
+    func noStore() -> CLIError {
+        CLIError(message: "no store at \(TerminalText.inert(location.databasePath)) (nothing was created)"
+                     + (storeExplicit ? "; check the path given by --store or AUTHDECK_STORE" : "")
+                     + " — `authdeck login PROVIDER` or an import creates one", status: 1)
     }
 
     /// The key sources as this process can reach them (key file path, passphrase file or

@@ -265,7 +265,7 @@ final class DeckRuntime: @unchecked Sendable {
     func logout(_ id: String, clearRegistration: Bool) async {
         guard let stored = try? store.account(id: id) else { return inbox.post(.loggedOut(id: id, failure: "the account is gone")) }
         do {
-            let adapter = try? context.wiring(store).adapter(forProvider: stored.account.providerId, config: config)
+            let adapter = try context.wiring(store).signOutAdapter(forProvider: stored.account.providerId, config: config)
             _ = try await SignOut(store: store, clock: context.clock).run(stored, adapter: adapter, clearRegistration: clearRegistration)
             inbox.post(.loggedOut(id: id, failure: nil))
         } catch let f as AuthFailure {

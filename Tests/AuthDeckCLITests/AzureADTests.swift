@@ -114,6 +114,24 @@ import AuthDeckPlatform
         #expect(try accounts().isEmpty)
     }
 
+    /// `--timeout` ends the wait for a code that lives 15 minutes (issue 31: `--timeout 2s`
+    /// waited the full 15 minutes). The process really waits: it is still polling after the
+    /// first pending answers, and ends within a few seconds of its timeout with exit 3.
+    @Test func loginTimeoutEndsTheDeviceWaitLongBeforeTheCodeExpires() throws {
+        let started = Date()
+        let login = try LiveProcess(runner.executable, ["login", "work", "--device", "--timeout", "4s"], environment: environment)
+        let code = try login.waitFor("the user code") { text -> String? in
+            guard let r = text.range(of: "enter the code ") else { return nil }
+            return String(text[r.upperBound...].prefix { $0.isLetter || $0.isNumber })
+        }
+        try idp.waitForPolls(userCode: code, atLeast: 2)
+        #expect(try login.wait(timeout: 30) == 3, "\(login.stderr)")
+        let took = Date().timeIntervalSince(started)
+        #expect(took >= 3.5 && took < 15, "ended after \(took) s with --timeout 4s (the code lives 900 s)")
+        #expect(login.stderr.contains("nobody approved the sign-in within 4s (--timeout)"), "\(login.stderr)")
+        #expect(try accounts().isEmpty)
+    }
+
     @Test func authorizationCodeWithPKCEThroughTheLocalhostRedirect() throws {
         let browser = try idp.browserScript(in: home, user: "jiro@contoso.com", password: "jiro-pass-123")
         let r = try run("login", "work", "--browser", env: ["BROWSER": browser])

@@ -109,11 +109,36 @@ import Glibc
     @Test func aStoreInTmpGetsNoChmodAdviceForTmp() throws {
         let store = "/tmp/authdeck-cli-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).db"
         defer { for suffix in ["", "-wal", "-shm"] { unlink(store + suffix) } }
+        // A reading command no longer creates a store: one is made first, as a sign-in would.
+        let key = StoreLocation.resolve(storeFlag: nil, environment: runner.environment).keyFilePath
+        _ = try DeckStore.open(StoreLocation(databasePath: store, keyFilePath: key), clock: SystemClock())
         let r = try runner.run(["status", "--store", store])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(!r.stderr.contains("chmod 700 /tmp"), "\(r.stderr)")
         #expect(!r.stdout.contains("chmod 700 /tmp"), "\(r.stdout)")
         #expect((r.stderr + r.stdout).contains("/tmp is a shared directory"), "the risk is said: \(r.stderr)")
+    }
+
+    /// Issue 31, item 3: a mistyped `--store` given to a reading command created the
+    /// directories and an empty store and answered "No accounts yet". Reading commands never
+    /// create a store; at the default place, before any sign-in, they show an empty result.
+    @Test func readingCommandsNeverCreateAStore() throws {
+        let fresh = TempDirectory("authdeck-unborn")
+        let reader = BinaryRunner.authdeck(home: fresh)
+        let typo = fresh.file("typo/dir/store.db")
+        for command in [["accounts"], ["status"], ["events"], ["token", "work"], ["cookies", "sp"], ["refresh", "--all"], ["prune", "--dry-run"]] {
+            let r = try reader.run(command + ["--store", typo])
+            #expect(r.status == 1, "\(command): \(r.stdout) \(r.stderr)")
+            #expect(r.stderr.contains("no store at \(typo) (nothing was created)"), "\(command): \(r.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: fresh.file("typo")), "no directory was made")
+        let listed = try reader.run(["accounts"])
+        #expect(listed.status == 0 && listed.stdout == "No accounts yet.\n", "\(listed.stderr)")
+        #expect(try reader.run(["accounts", "--json"]).stdout == "[]\n")
+        let status = try reader.run(["status"])
+        #expect(status.status == 0 && status.stdout.contains("(not created yet: the first sign-in or import creates it)"), "\(status.stdout)")
+        #expect(try reader.run(["providers"]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: fresh.file("data/authdeck")), "nothing at the default place either")
     }
 
     @Test func accountsJSONListsDerivedStatesAndExpiry() throws {

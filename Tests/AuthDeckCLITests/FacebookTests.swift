@@ -105,6 +105,18 @@ import AuthDeckPlatform
         #expect(providers.stdout.contains("Facebook tokens cannot be renewed silently without an app secret"))
     }
 
+    /// Issue 31, item 4: `refresh --all` exited 0 in silence over an expired Facebook account
+    /// that cannot renew (no app secret); the man page says it exits 3 then. It names it too.
+    @Test func refreshAllNamesAnExpiredAccountThatCannotRenewAndExits3() throws {
+        try idp.admin("facebook/lifetimes", #"{"short":2}"#)
+        try signIn("fb")
+        let deadline = Date().addingTimeInterval(15)
+        while Date() < deadline, try accounts().first?["state"] as? String != "expired" { usleep(200_000) }
+        let all = try run("refresh", "--all")
+        #expect(all.status == 3, "\(all.stdout) \(all.stderr)")
+        #expect(all.stderr.contains("expired and cannot renew without a person: `authdeck login fb`"), "\(all.stderr)")
+    }
+
     @Test func logoutRevokesThePermissions() throws {
         try signIn("fb")
         let store = try DeckStore.open(StoreLocation.resolve(storeFlag: nil, environment: runner.environment), clock: SystemClock())

@@ -263,6 +263,27 @@ import AuthDeckPlatform
         #expect(try run("logout", "oam-client", "--clear-registration").status == 2)
     }
 
+    /// Issue 31, item 2: with the client secret's variable unset, logout skipped revocation and
+    /// deleted the whole account, registration included. A secret that cannot be read is a
+    /// failed revocation: nothing is deleted, and the message says why and what `--local` does.
+    @Test func logoutWithoutTheClientSecretDeletesNothing() throws {
+        try sdkProvider(#"remember_username_allowed = true, remember_username_default = true"#)
+        #expect(try run("login", "sdk", "--password", "--username", "taro@contoso.com", password: "taro-pass-123").status == 0)
+        let before = try #require(try store().accounts(includeQuarantined: true).first { $0.account.providerId == "sdk" })
+        var unset = runner
+        unset.environment["OAM_SECRET"] = nil
+        let out = try unset.run(["logout", "taro@contoso.com"])
+        #expect(out.status != 0, "\(out.stdout)")
+        #expect(out.stderr.contains("could not revoke at the server") && out.stderr.contains("OAM_SECRET")
+                && out.stderr.contains("Nothing was deleted"), "\(out.stderr)")
+        let after = try #require(try store().accounts(includeQuarantined: true).first { $0.account.id == before.account.id })
+        #expect(after.credentials == before.credentials, "every credential kept")
+        #expect(try idp.count("revoke") == 0)
+        // --local is the explicit way to delete without the server.
+        let local = try unset.run(["logout", "taro@contoso.com", "--local"])
+        #expect(local.status == 0, "\(local.stderr)")
+    }
+
     // MARK: Mutual TLS
 
     /// Makes a test CA, a server certificate for 127.0.0.1 and a client certificate, with openssl.

@@ -90,6 +90,26 @@ import AuthDeckTestSupport
         #expect(request.stdout.contains("\"user\":\"taro@contoso.com\""))
     }
 
+    /// Issue 31, item 4: `cookies` on expired but renewable cookies exited 3 ("run authdeck
+    /// refresh") while `token` renewed silently, so `curl -b <(authdeck cookies …)` broke every
+    /// few hours. Now `cookies` renews first, as `token` does, and the jar works.
+    @Test func expiredRenewableCookiesAreRenewedByTheCookiesCommand() throws {
+        try home.writeConfig("clock_skew = \"0s\"\n" + idp.workAndIntranetTOML())
+        try idp.admin("lifetimes", #"{"cookie":2}"#)
+        try signInModern()
+        let first = try run("cookies", "sp-intranet")
+        #expect(first.status == 0, "\(first.stderr)")
+        // Past the cookies' two seconds (the emulator's clock moved on, and ours by waiting).
+        try idp.admin("clock", #"{"advance":5}"#)
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline, try !run("accounts", "--json").stdout.contains("\"expired\"") { usleep(200_000) }
+        try idp.admin("lifetimes", #"{"cookie":3600}"#)
+        let renewed = try run("cookies", "sp-intranet")
+        #expect(renewed.status == 0, "\(renewed.stderr)")
+        #expect(renewed.stdout != first.stdout, "new cookies")
+        #expect(try contextInfo(jar: renewed.stdout) == "200")
+    }
+
     @Test func modernCookiesFromTheAzureAccountWorkWithCurl() throws {
         try signInModern()
         let jar = try run("cookies", "sp-intranet")

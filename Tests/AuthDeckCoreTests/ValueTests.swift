@@ -78,6 +78,12 @@ import AuthDeckCore
         #expect(AccountMatcher.resolve("fb", in: fb) == .found(fb[0]))
         #expect(AccountMatcher.resolve("fbs", in: fb) == .found(fb[1]))
         #expect(AccountMatcher.resolve("  ", in: all) == .notFound)
+        // Issue 31: `work/taro` (provider and the start of a username) found nothing.
+        #expect(AccountMatcher.resolve("work/taro", in: all) == .found(all[0]))
+        #expect(AccountMatcher.resolve("prod/TA", in: all) == .found(all[1]))
+        let two = [acct("work/aa11", "taro@contoso.com"), acct("work/bb22", "taro@fabrikam.com")]
+        #expect(AccountMatcher.resolve("work/taro", in: two) == .ambiguous([two[0], two[1]]))
+        #expect(AccountMatcher.resolve("work/taro@f", in: two) == .found(two[1]))
     }
 
     @Test func netscapeJarRoundTrips() throws {

@@ -67,7 +67,7 @@ public struct AzureADAdapter: ProviderAdapter {
         let tokens: TokenSet
         switch flow {
         case .device:
-            tokens = try await runner.device(endpoint: endpoints.deviceCode, presenter: presenter)
+            tokens = try await runner.device(endpoint: endpoints.deviceCode, presenter: presenter, options: options)
         case .browser:
             (tokens, nonce) = try await runner.browser(endpoint: endpoints.authorize, issuer: nil, issRequired: false, redirect: redirect,
                                                        extraParameters: [("response_mode", "query"), ("prompt", "select_account")]

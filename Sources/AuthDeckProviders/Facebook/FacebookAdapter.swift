@@ -71,7 +71,7 @@ public struct FacebookAdapter: ProviderAdapter {
     public func signIn(flow: SignInFlow, presenter: any SignInPresenter, options: SignInOptions) async throws -> SignInResult {
         var token: (Secret, Int64?)
         switch flow {
-        case .device: token = try await deviceLogin(presenter: presenter)
+        case .device: token = try await deviceLogin(presenter: presenter, timeout: options.timeout)
         case .browser: token = try await browserLogin(presenter: presenter, options: options)
         default:
             throw AuthFailure(.misconfigured, code: "unsupported", remedy: "Facebook sign-in offers --device and --browser")
@@ -86,8 +86,10 @@ public struct FacebookAdapter: ProviderAdapter {
 
     /// Device login: comma-separated scopes; poll honouring `interval`; too-fast polling
     /// adds 5 s; an expired code is replaced when the person asks for a new one.
-    func deviceLogin(presenter: any SignInPresenter) async throws -> (Secret, Int64?) {
+    func deviceLogin(presenter: any SignInPresenter, timeout: TimeSpan? = nil) async throws -> (Secret, Int64?) {
         let app = try appToken()
+        // `--timeout` counts from the first code: a new code asked for later does not restart it.
+        let wait = DeviceWait(timeout: timeout, now: context.clock.now())
         while true {
             let start = try await graph("POST", "device/login", [("access_token", app.exposedValue), ("scope", scopes.joined(separator: ","))],
                                         secrets: [app.exposedValue])
@@ -101,7 +103,8 @@ public struct FacebookAdapter: ProviderAdapter {
             var interval = Double(start.integer("interval") ?? 5)
             do {
                 while true {
-                    try await context.sleeper.sleep(seconds: interval)
+                    try await context.sleeper.sleep(seconds: wait.nap(interval, now: context.clock.now()))
+                    try wait.check(now: context.clock.now())
                     do {
                         let done = try await graph("POST", "device/login_status", [("access_token", app.exposedValue), ("code", code)],
                                                    secrets: [app.exposedValue, code])

@@ -39,7 +39,7 @@ public struct OIDCAdapter: ProviderAdapter {
         let runner = FlowRunner(context: context, profileId: profile.id, token: token, scopes: scopes)
         switch flow {
         case .device:
-            tokens = try await runner.device(endpoint: meta.deviceAuthorizationEndpoint, presenter: presenter)
+            tokens = try await runner.device(endpoint: meta.deviceAuthorizationEndpoint, presenter: presenter, options: options)
         case .browser:
             (tokens, nonce) = try await runner.browser(endpoint: meta.authorizationEndpoint, issuer: meta.issuer.isEmpty ? nil : meta.issuer,
                                                        issRequired: meta.issParameterSupported, redirect: settings.redirect,

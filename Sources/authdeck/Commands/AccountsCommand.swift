@@ -20,7 +20,11 @@ struct AccountsCommand: AsyncParsableCommand {
     /// runs where `run` did).
     static func list(_ context: DeckContext, json: Bool, provider: String?) async throws {
         let config = try context.loadConfig()
-        let store = try context.openStore()
+        // No store yet at the default place: nothing to list, and nothing is created.
+        guard let store = try context.openStoreIfPresent() else {
+            if let provider, config.provider(provider) == nil { throw CLIError.unknownProvider(provider, in: config) }
+            return Output.raw(json ? "[]\n" : "No accounts yet.\n")
+        }
         let assessment = try context.assess(store, config)
         // No copy when nothing is filtered out. Why: entries are large, and copying them all into
         // a growing array faults in fresh pages.

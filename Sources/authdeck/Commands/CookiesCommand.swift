@@ -1,5 +1,6 @@
 import ArgumentParser
 import AuthDeckCore
+import AuthDeckApp
 
 /// `authdeck cookies ACCOUNT`: the account's cookies as a curl jar or a Cookie header.
 struct CookiesCommand: AsyncParsableCommand {
@@ -18,25 +19,29 @@ struct CookiesCommand: AsyncParsableCommand {
     func run() async throws {
         let context = DeckContext(global)
         let (config, store, stored) = try context.openAccount(account)
-        let now = context.clock.now()
         let cookies = stored.credentials.cookies
-        guard stored.credentials.cookiesUsable(at: now, skew: config.statePolicy.clockSkew) else {
-            if cookies.isEmpty, let profile = config.provider(stored.account.providerId), !ProviderCapabilities.of(profile).producesCookies {
+        if cookies.isEmpty {
+            if let profile = config.provider(stored.account.providerId), !ProviderCapabilities.of(profile).producesCookies {
                 // The wrong command for the account, as `token` on a cookie account: exit 2.
                 throw CLIError.usage("""
                     \(TerminalText.inert(stored.account.providerId + "/" + stored.account.username)) is a \(profile.kind.rawValue) account: \
                     it holds tokens, not cookies; use `authdeck token \(stored.account.id)`, or `authdeck request \(stored.account.id) URL`
                     """)
             }
-            if cookies.isEmpty {
-                throw CLIError.failure("\(stored.account.id) holds no cookies (it is not a cookie-based account)")
-            }
-            throw CLIError.needsSignIn("the cookies of \(stored.account.id) have expired; run `authdeck refresh \(stored.account.id)`")
+            throw CLIError.failure("\(stored.account.id) holds no cookies (it is not a cookie-based account)")
         }
-        try? store.touch(accountId: stored.account.id, at: now)
+        let fresh: [Cookie]
+        do {
+            // Expired but renewable cookies are renewed first, as `token` renews a token.
+            fresh = try await CookieAccess(wiring: context.wiring(store), config: config).cookies(stored)
+        } catch let refusal as TokenAccess.NeedsSignIn {
+            throw CLIError.needsSignIn(refusal.remedy)
+        } catch let failure as AuthFailure {
+            throw CLIError.from(failure, account: stored.account.id)
+        }
         switch format {
-        case .netscape: Output.raw(NetscapeCookieJar.render(cookies))
-        case .header: Output.raw("Cookie: " + NetscapeCookieJar.headerValue(cookies) + "\n")
+        case .netscape: Output.raw(NetscapeCookieJar.render(fresh))
+        case .header: Output.raw("Cookie: " + NetscapeCookieJar.headerValue(fresh) + "\n")
         }
     }
 }

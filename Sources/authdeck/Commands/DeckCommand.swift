@@ -30,7 +30,7 @@ struct DeckCommand: AsyncParsableCommand {
         // read takes about twice the store file's size.
         MallocTuning.prefault(min(2 * context.location.storeBytes, 32 << 20))
         let config = try context.loadConfig()
-        let store = try context.openStore()
+        let store = try context.openStore(creating: true)
         let firstRead = FirstRead(store) { try DeckRuntime.load(context: context, store: store, config: config, selected: nil) }
         let noColor = !(context.environment["NO_COLOR"] ?? "").isEmpty || context.environment["TERM"] == "dumb"
         var themes = noColor ? [Theme.monochrome] : ThemeCatalog.load(environment: context.environment)

@@ -62,7 +62,7 @@ struct DemoCommand: AsyncParsableCommand {
         do {
             try DemoEmulator.config(idp.url).write(toFile: dir + "/config.toml", atomically: true, encoding: .utf8)
             config = try context.loadConfig()
-            store = try context.openStore()
+            store = try context.openStore(creating: true)
             FileHandle.standardError.write(Data("authdeck demo: emulator at \(idp.url); signing the demo accounts in…\n".utf8))
             try await DemoSeed(wiring: context.wiring(store), config: config, admin: EmulatorAdmin(url: idp.url)).run()
         } catch {

@@ -28,7 +28,7 @@ struct ImportCertCommand: AsyncParsableCommand {
         if expires - context.clock.now() < .days(30) {
             Output.note("The certificate expires on \(expires.iso8601), within 30 days: ask for a new one soon.")
         }
-        try certificate.save(provider: provider, in: try context.openStore(), at: context.clock.now())
+        try certificate.save(provider: provider, in: try context.openStore(creating: true), at: context.clock.now())
         Output.raw("Imported the client certificate for \(provider) (expires \(expires.iso8601)); it replaces any previous one, is sealed in the store and presented for mutual TLS.\n")
     }
 }

@@ -25,7 +25,7 @@ struct ImportCookiesCommand: AsyncParsableCommand {
         let config = try context.loadConfig()
         guard let profile = config.provider(provider) else { throw CLIError.unknownProvider(provider, in: config) }
         let read = try CookieImport(file: file, profile: profile, scratch: RuntimeDirectory.path(context.environment), now: context.clock.now())
-        let account = try read.save(username: username, in: try context.openStore(), at: context.clock.now())
+        let account = try read.save(username: username, in: try context.openStore(creating: true), at: context.clock.now())
         Output.raw("Imported \(read.cookies.count) cookies for \(read.site) as \(account.id) (\(read.cookies.map(\.name).joined(separator: ", "))).\n")
     }
 }

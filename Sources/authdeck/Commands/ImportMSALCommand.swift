@@ -20,7 +20,7 @@ struct ImportMSALCommand: AsyncParsableCommand {
         let config = try context.loadConfig()
         let profile = config.provider(provider)
         let clientId = try MSALImport.clientId(of: profile, providerId: provider, configPath: config.path)
-        let result = try MSALImport(store: try context.openStore(), clock: context.clock)
+        let result = try MSALImport(store: try context.openStore(creating: true), clock: context.clock)
             .run(path: file ?? MSALCommand.defaultPath(context.environment), shownAs: file ?? "~/.azure/msal_token_cache.json",
                  profile: profile!, clientId: clientId)
         let (imported, skipped) = (result.imported, result.skipped)

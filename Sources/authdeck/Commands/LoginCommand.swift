@@ -40,7 +40,7 @@ struct LoginCommand: AsyncParsableCommand {
         let context = DeckContext(global)
         let config = try context.loadConfig()
         guard config.provider(provider) != nil else { throw CLIError.unknownProvider(provider, in: config) }
-        let store = try context.openStore()
+        let store = try context.openStore(creating: true)
         let request = CommandLineSignIn.Request(
             flow: flow.flatMap { SignInFlow(rawValue: $0.rawValue) }, username: username, openBrowser: !noBrowser,
             timeout: TimeSpan(parsing: timeout)!, connectivity: offline ? .offline : (auto ? .auto : nil),

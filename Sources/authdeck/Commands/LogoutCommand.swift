@@ -37,8 +37,17 @@ struct LogoutCommand: AsyncParsableCommand {
         }
         let a = stored.account
         // A provider gone from the config (or a config that no longer loads) still lets the
-        // local credentials be deleted.
-        let adapter = (try? context.loadConfig()).flatMap { try? context.adapter(for: a.providerId, config: $0, store: store) }
+        // local credentials be deleted; a configured one whose secret cannot be read cannot
+        // revoke, so nothing is deleted unless --local says so.
+        let adapter: (any ProviderAdapter)?
+        do {
+            adapter = try context.wiring(store).signOutAdapter(forProvider: a.providerId, config: try? context.loadConfig())
+        } catch let failure as AuthFailure where !local {
+            throw CLIError(message: "\(a.id): could not revoke at the server: \(failure.remedy). Nothing was deleted; fix that and retry, or use --local to delete the local credentials only",
+                           status: failure.errorClass.exitCode)
+        } catch {
+            adapter = nil
+        }
         if clearRegistration && adapter?.keepsRegistration != true { throw CLIError.usage("--clear-registration is for OAM accounts") }
         let outcome: SignOut.Outcome
         do {

@@ -35,8 +35,13 @@ struct RefreshCommand: AsyncParsableCommand {
         let refresh = Refresh(wiring: context.wiring(store), config: config)
         // A named account is renewed now (the user asked); --all takes what is due.
         let targets: [Refresh.Target]
-        if let account { targets = [(try context.resolveAccount(account, in: store), true)] } else { targets = try await refresh.due(force: force) }
-        let results = await refresh.run(targets, named: account != nil, parallel: parallel).map { r in
+        var needSignIn: [Refresh.Result] = []
+        if let account {
+            targets = [(try context.resolveAccount(account, in: store), true)]
+        } else {
+            (targets, needSignIn) = try await refresh.due(force: force)
+        }
+        let results = (await refresh.run(targets, named: account != nil, parallel: parallel) + needSignIn).sorted { $0.id < $1.id }.map { r in
             ResultJSON(id: r.id, ok: r.ok, state: r.ok ? "signed_in" : nil, expires_at: r.ok ? r.expiresAt?.iso8601 : nil,
                        error_class: r.failure?.errorClass.rawValue, remedy: r.failure?.remedy)
         }

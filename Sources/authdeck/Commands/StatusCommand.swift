@@ -26,7 +26,7 @@ struct StatusCommand: AsyncParsableCommand {
     func run() async throws {
         let context = DeckContext(global)
         let config = try context.loadConfig()
-        let store = try context.openStore()
+        guard let store = try context.openStoreIfPresent() else { return try unborn(context, config) }
         let assessment = try context.assess(store, config)
         let quarantined = try store.accountRows(includeQuarantined: true).filter { $0.quarantinedAt != nil }.count
         let counts = assessment.countsByState
@@ -47,5 +47,20 @@ struct StatusCommand: AsyncParsableCommand {
             out += "  \(key.replacingOccurrences(of: "_", with: " ")): \(counts[key] ?? 0)\n"
         }
         Output.raw(out)
+    }
+
+    /// The status before the first sign-in: where the store will be, created by nothing here.
+    func unborn(_ context: DeckContext, _ config: DeckConfig) throws {
+        let path = context.location.databasePath
+        if json {
+            return try Output.json(StatusJSON(version: AuthDeckCore.version, store: path, key_source: "none yet",
+                                              config: config.path, config_exists: config.fileExists, providers: config.providers.count,
+                                              accounts: 0, quarantined: 0, states: [:], warnings: []))
+        }
+        Output.raw("authdeck \(AuthDeckCore.version)\n"
+                   + "store:      \(path) (not created yet: the first sign-in or import creates it)\n"
+                   + "config:     \(config.path)\(config.fileExists ? "" : " (not created yet: no providers)")\n"
+                   + "providers:  \(config.providers.count)\n"
+                   + "accounts:   0\n")
     }
 }

@@ -1,0 +1,49 @@
+import AuthDeckCore
+import AuthDeckConfig
+import AuthDeckVault
+
+/// An account's cookies for a script (`authdeck cookies`), by `TokenAccess`'s rule: the stored
+/// ones while they outlive the clock-skew margin, else renewed silently and committed before
+/// they are handed out.
+///
+/// Why: `cookies` asked the script to run `authdeck refresh` while `token` renewed on its own,
+/// so the README's `curl -b <(authdeck cookies sp-intranet)` broke every few hours (issue 31).
+public struct CookieAccess: Sendable {
+    let wiring: ProviderWiring
+    let config: DeckConfig
+
+    public init(wiring: ProviderWiring, config: DeckConfig) {
+        self.wiring = wiring
+        self.config = config
+    }
+
+    /// The account's cookies, renewed when they no longer outlive the margin. Throws
+    /// `TokenAccess.NeedsSignIn` when only a person can help, or the provider's `AuthFailure`
+    /// when a renewal failed. "Last used" is recorded (at most once a minute).
+    public func cookies(_ stored: StoredAccount) async throws -> [Cookie] {
+        let now = wiring.clock.now()
+        let skew = config.statePolicy.clockSkew
+        let id = stored.account.id
+        if stored.credentials.cookiesUsable(at: now, skew: skew) {
+            if stored.account.lastUsedAt.map({ now - $0 >= .seconds(StoreLayout.lastUsedResolution) }) ?? true {
+                try? wiring.store.touch(accountId: id, at: now)
+            }
+            return stored.credentials.cookies
+        }
+        let signIn = "sign in again: `authdeck login \(stored.account.providerId)`"
+        if let error = stored.account.lastError, error.errorClass == .needsInteraction {
+            throw TokenAccess.NeedsSignIn(remedy: "the cookies of \(id) have expired and the provider refused their last renewal (\(error.remedy)); \(signIn)")
+        }
+        guard let adapter = try? wiring.adapter(forProvider: stored.account.providerId, config: config),
+              adapter.capabilities.silentRenewal else {
+            throw TokenAccess.NeedsSignIn(remedy: "the cookies of \(id) have expired and cannot be renewed without a person; \(signIn)")
+        }
+        let renewed = try await wiring.renewer(config).renew(id, with: adapter)
+        // Cookies the server has just set are handed out even when they live shorter than the margin.
+        guard renewed.credentials.cookiesUsable(at: wiring.clock.now(), skew: .seconds(0)) else {
+            throw TokenAccess.NeedsSignIn(remedy: "\(id) was renewed but the provider set no usable cookies; \(signIn)")
+        }
+        try? wiring.store.touch(accountId: id, at: wiring.clock.now())
+        return renewed.credentials.cookies
+    }
+}

@@ -1,0 +1,32 @@
+import AuthDeckCore
+
+/// How long a device sign-in waits for the person: until `--timeout` runs out, or the code
+/// expires, whichever comes first.
+///
+/// Why one type: RFC 8628's poll and Facebook's device login both waited for the code's full
+/// lifetime (15 minutes) whatever `--timeout` said; each now sleeps only until the earlier of
+/// the two and says which one ended the wait.
+public struct DeviceWait: Sendable {
+    /// When to stop waiting for the person (nil: only the code's expiry counts).
+    public let giveUpAt: Instant?
+    public let timeout: TimeSpan?
+
+    public init(timeout: TimeSpan?, now: Instant) {
+        self.timeout = timeout
+        self.giveUpAt = timeout.map { now + $0 }
+    }
+
+    /// Seconds to sleep before the next poll: `interval`, cut short at the give-up time.
+    public func nap(_ interval: Double, now: Instant) -> Double {
+        guard let giveUpAt else { return interval }
+        return max(0, min(interval, Double((giveUpAt - now).seconds)))
+    }
+
+    /// Throws once the give-up time has come: nobody approved within `--timeout`.
+    public func check(now: Instant) throws {
+        guard let giveUpAt, let timeout, now >= giveUpAt else { return }
+        throw AuthFailure(.needsInteraction, code: "timeout",
+                          remedy: "nobody approved the sign-in within \(timeout) (--timeout); nothing was saved — "
+                              + "run it again, with a longer --timeout if needed")
+    }
+}
