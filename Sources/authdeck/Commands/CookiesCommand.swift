@@ -34,9 +34,14 @@ struct CookiesCommand: AsyncParsableCommand {
             throw CLIError.needsSignIn("the cookies of \(stored.account.id) have expired; run `authdeck refresh \(stored.account.id)`")
         }
         try? store.touch(accountId: stored.account.id, at: now)
-        switch format {
-        case .netscape: Output.raw(NetscapeCookieJar.render(cookies))
-        case .header: Output.raw("Cookie: " + NetscapeCookieJar.headerValue(cookies) + "\n")
+        // A stored cookie that would break the jar or the header line is refused, never printed.
+        do {
+            switch format {
+            case .netscape: Output.raw(try NetscapeCookieJar.render(cookies))
+            case .header: Output.raw("Cookie: " + (try NetscapeCookieJar.headerValue(cookies)) + "\n")
+            }
+        } catch {
+            throw CLIError.failure("\(stored.account.id): \(error); sign in again or import the cookies again")
         }
     }
 }
