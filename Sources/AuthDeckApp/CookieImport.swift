@@ -28,9 +28,18 @@ public struct CookieImport: Sendable {
         let all: [Cookie]
         if head.starts(with: Data("SQLite format 3".utf8)) {
             all = try FirefoxCookieReader.read(file, scratch: scratch, makeID: UUIDString.make)
+            // The jar parser checks every line; the database's rows are checked here, where
+            // those of the site are kept (rows of other sites are never stored or written).
+            for (row, cookie) in all.enumerated() where Self.domain(cookie.domain, matches: site) {
+                if let problem = CookieSyntax.problem(cookie) {
+                    throw Refusal.failure("\(file): row \(row + 1) of moz_cookies: \(problem); nothing was imported")
+                }
+            }
         } else {
             guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { throw Refusal.failure("\(file): not a text cookie jar") }
-            do { all = try NetscapeCookieJar.parse(text, makeID: UUIDString.make) } catch { throw Refusal.failure("\(file): \(error)") }
+            do { all = try NetscapeCookieJar.parse(text, makeID: UUIDString.make) } catch {
+                throw Refusal.failure("\(file): \(error); nothing was imported")
+            }
         }
         let cookies = all.filter { Self.domain($0.domain, matches: site) && $0.isValid(at: now, skew: .seconds(0)) }
         guard !cookies.isEmpty else {

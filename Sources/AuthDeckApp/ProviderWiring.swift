@@ -17,16 +17,20 @@ public struct ProviderWiring: Sendable {
         self.environment = environment
     }
 
-    public var adapterContext: AdapterContext {
-        Self.adapterContext(store: store, clock: clock, environment: environment)
+    /// What adapters of `config`'s providers are built with. The browser gets the
+    /// environment without authdeck's secrets, the `client_secret_env` variables of `config`
+    /// included; the adapters themselves read those from `environment`.
+    public func adapterContext(_ config: DeckConfig) -> AdapterContext {
+        Self.adapterContext(store: store, config: config, clock: clock, environment: environment)
     }
 
     /// The adapters' world with `store`, or, before any store exists, with no accounts, no
     /// provider secrets and a cache that keeps nothing.
-    public static func adapterContext(store: DeckStore?, clock: any WallClock, environment: [String: String]) -> AdapterContext {
+    public static func adapterContext(store: DeckStore?, config: DeckConfig, clock: any WallClock,
+                                      environment: [String: String]) -> AdapterContext {
         AdapterContext(http: CurlHTTPClient(userAgent: "authdeck/\(AuthDeckCore.version)", environment: environment),
                        clock: clock, documents: store.map { $0 as any DocumentCache } ?? UncachedDocuments(),
-                       browser: BrowserOpener(environment: environment),
+                       browser: BrowserOpener(environment: environment, withholdingSecretsOf: config.providers),
                        environment: environment, accounts: store, leaseHolder: DeckStore.leaseHolder,
                        providerSecrets: store)
     }
@@ -59,7 +63,7 @@ public struct ProviderWiring: Sendable {
 
     /// The adapter of a configured provider (`profile` is one of `config`'s).
     public func adapter(for profile: ProviderProfile, config: DeckConfig) throws -> any ProviderAdapter {
-        try ProviderRegistry.adapter(for: profile, context: adapterContext, config: config.providers)
+        try ProviderRegistry.adapter(for: profile, context: adapterContext(config), config: config.providers)
     }
 
     public func renewer(_ config: DeckConfig) -> RenewalCoordinator {
@@ -69,13 +73,18 @@ public struct ProviderWiring: Sendable {
     /// What `authdeck request` sends through: the account's adapter, its provider's TLS
     /// settings and a renewer. Throws the provider's `AuthFailure` for unusable TLS settings.
     public func requester(with adapter: any ProviderAdapter, config: DeckConfig, scopes: [String]) throws -> ResourceRequester {
-        let base = adapterContext
+        let base = adapterContext(config)
         let tls = try ProviderRegistry.tlsOptions(for: adapter.profile, context: base)
         return ResourceRequester(adapter: adapter, renewer: renewer(config), http: base.http, tls: tls, scopes: scopes)
     }
 
     /// Opens `url` in the person's browser (`$BROWSER`, else xdg-open); whether one started.
-    public func openInBrowser(_ url: String) -> Bool {
-        BrowserOpener(environment: environment).open(url) != nil
+    public func openInBrowser(_ url: String, config: DeckConfig) -> Bool {
+        browser(config).open(url) != nil
+    }
+
+    /// The browser, started without authdeck's secrets (`ChildEnvironment`) in its environment.
+    func browser(_ config: DeckConfig) -> BrowserOpener {
+        BrowserOpener(environment: environment, withholdingSecretsOf: config.providers)
     }
 }

@@ -6,12 +6,25 @@
 /// readable and inert.
 public enum TerminalText {
     public static func inert(_ text: String) -> String {
+        inert(text, keepingLineBreaks: false)
+    }
+
+    /// `inert`, except that line feeds (and tabs) stay: for whole messages on stderr, which
+    /// authdeck itself lays out over several lines. Every other control is shown as a picture,
+    /// so a carriage return cannot overwrite a line and no escape sequence reaches the terminal.
+    public static func inertMessage(_ text: String) -> String {
+        inert(text, keepingLineBreaks: true)
+    }
+
+    static func inert(_ text: String, keepingLineBreaks: Bool) -> String {
         // Most text needs no change, and checking the bytes is cheaper than rebuilding the
         // string: the deck does this for every line it draws.
         if !needsChange(text) { return text }
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             switch scalar.value {
+            case 0x0A where keepingLineBreaks, 0x09 where keepingLineBreaks:
+                out.append(scalar)
             case 0x00...0x1F:
                 out.append(Unicode.Scalar(0x2400 + scalar.value)!)
             case 0x7F:

@@ -1,20 +1,30 @@
 import Foundation
+import AuthDeckCore
 
 /// Opens a URL in the user's browser, or says it cannot (SSH, no display).
 ///
 /// Order: `$BROWSER` (colon-separated commands; `%s` is replaced by the URL, else the URL is
 /// appended), then `xdg-open` when a display is present. The caller prints the URL in every
 /// case, so a person on a headless machine can open it elsewhere.
+///
+/// The browser is a child like `exec`'s command and the hooks: it gets `ChildEnvironment`'s
+/// environment (no `AUTHDECK_PASSWORD`, no `client_secret_env` variable), which is why the
+/// providers are needed to make one. Only a URL `WebLink.problemOpening` accepts (https, or
+/// http on loopback) reaches its argv — never `file:`, `javascript:` or an `--option`.
 public struct BrowserOpener: Sendable {
-    let environment: [String: String]
+    /// The environment the browser starts with: authdeck's, less its secrets.
+    public let environment: [String: String]
 
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
-        self.environment = environment
+    /// `environment` is authdeck's own; `providers` name the `client_secret_env` variables.
+    public init(environment: [String: String], withholdingSecretsOf providers: [ProviderProfile]) {
+        self.environment = ChildEnvironment.scrubbed(environment, providers: providers)
     }
 
-    /// Tries to open `url`; returns the command that was started, or nil.
+    /// Tries to open `url`; returns the command that was started, or nil (also for a URL that
+    /// may not be opened: callers check `WebLink.problemOpening` first to say why).
     @discardableResult
     public func open(_ url: String) -> String? {
+        guard WebLink.problemOpening(url, field: "the URL") == nil else { return nil }
         var commands: [String] = []
         if let browser = environment["BROWSER"], !browser.isEmpty {
             commands += browser.split(separator: ":").map(String.init)

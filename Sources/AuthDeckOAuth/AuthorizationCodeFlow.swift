@@ -46,6 +46,11 @@ public struct AuthorizationCodeFlow: Sendable {
     /// Runs the flow: listen, show or open the URL, wait, check, redeem. Returns the tokens
     /// and the nonce that the id_token must carry.
     public func run(presenter: any SignInPresenter, browser: BrowserOpener?, timeout: TimeSpan) async throws -> (TokenSet, String) {
+        // From discovery or the config: shown and opened only as https (or http on loopback),
+        // whether or not a browser is started — a printed `javascript:` link is a trap too.
+        if let problem = WebLink.problemOpening(authorizationEndpoint, field: "the authorization_endpoint") {
+            throw AuthFailure(.misconfigured, code: "unsafe_url", remedy: "\(problem); nothing was opened, check the provider's endpoints")
+        }
         let listener: LoopbackListener
         do {
             listener = try LoopbackListener(port: redirect.port, path: redirect.path)

@@ -34,22 +34,28 @@ public enum OAuthErrorClassifier {
             return (.misconfigured, "the redirect URI is not registered with the provider; check the redirect settings")
         case "server_error", "temporarily_unavailable":
             return (.transient, "the provider is having trouble; nothing was changed, try again later")
+        case OAuthErrorCode.malformed:
+            return (.misconfigured, "the provider refused with an error code that is not an OAuth code (control characters, quotes or too long); check the provider's endpoints")
+        case OAuthErrorCode.redacted:
+            return (.misconfigured, "the provider refused with an error code that repeats a secret authdeck sent; check the provider's endpoints")
         default:
             return (.misconfigured, "the provider refused with \"\(TerminalText.inert(String(code.prefix(60))))\"")
         }
     }
 
     /// The `AuthFailure` for an OAuth error body, with a short, inert, secret-free excerpt of
-    /// the server's description appended (it often names the real problem).
-    public static func failure(code: String, description: String?, redacting secrets: [String]) -> AuthFailure {
+    /// the server's description appended (it often names the real problem). The server's
+    /// `error` is kept only as `OAuthErrorCode.sanitized` allows, in `code` and `oauthError`.
+    public static func failure(code raw: String, description: String?, redacting secrets: [String]) -> AuthFailure {
+        let code = OAuthErrorCode.sanitized(raw, redacting: secrets)
         let (cls, remedy) = classify(code)
         guard var said = description?.trimmingWhitespace(), !said.isEmpty else {
-            return AuthFailure(cls, code: code, remedy: remedy)
+            return AuthFailure(cls, code: code, remedy: remedy, oauthError: code)
         }
         for secret in secrets where secret.count >= 4 { said = said.replacingAll(secret, with: "‹redacted›") }
         said = TerminalText.inert(String(said.split(whereSeparator: \.isNewline).first ?? ""))
         if said.count > 160 { said = String(said.prefix(160)) + "…" }
-        return AuthFailure(cls, code: code, remedy: "\(remedy) (server: \(said))")
+        return AuthFailure(cls, code: code, remedy: "\(remedy) (server: \(said))", oauthError: code)
     }
 }
 

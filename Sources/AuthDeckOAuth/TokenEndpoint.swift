@@ -67,7 +67,7 @@ public struct TokenEndpoint: Sendable {
         if let json = JSONObject(bytes: response.body), let code = json.string("error") {
             let generic = OAuthErrorClassifier.failure(code: code, description: json.string("error_description"), redacting: secrets)
             var refined = refine?(json, generic) ?? generic
-            refined.oauthError = code
+            refined.oauthError = generic.oauthError
             return refined
         }
         let what = response.body.isEmpty ? "an empty body" : "\(response.mediaType ?? "an unlabelled body"), not an OAuth error"

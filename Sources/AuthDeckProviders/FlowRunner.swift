@@ -20,10 +20,10 @@ struct FlowRunner: Sendable {
         }
         let device = DeviceFlow(deviceEndpoint: endpoint, token: token, scopes: scopes, sleeper: context.sleeper, clock: context.clock)
         let authorization = try await device.start()
-        await presenter.present(.deviceCode(userCode: authorization.userCode, verificationURI: authorization.verificationURI,
-                                            verificationURIComplete: authorization.verificationURIComplete,
-                                            message: authorization.message,
-                                            expiresAt: authorization.issuedAt + .seconds(authorization.expiresIn)))
+        await presenter.present(try SignInPrompt.checkedDeviceCode(
+            userCode: authorization.userCode, verificationURI: authorization.verificationURI,
+            verificationURIComplete: authorization.verificationURIComplete, message: authorization.message,
+            expiresAt: authorization.issuedAt + .seconds(authorization.expiresIn), host: URL(string: endpoint)?.host ?? endpoint))
         return try await device.poll(authorization, timeout: options.timeout)
     }
 

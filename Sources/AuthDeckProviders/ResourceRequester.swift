@@ -58,7 +58,7 @@ public struct ResourceRequester: Sendable {
         let second = try await attempt(request, stored: renewed, output: output, finalTry: true)
         if second.challenged {
             throw AuthFailure(.needsInteraction, code: "refused",
-                              remedy: "\(Self.origin(of: request.url)?.text ?? request.url) still refuses \(accountId) after a renewal (HTTP \(second.outcome.response.status)\(Self.challengeDetail(second.outcome.response))); sign in again: `authdeck login \(stored.account.providerId)`")
+                              remedy: "\(Self.origin(of: request.url)?.text ?? request.url) still refuses \(accountId) after a renewal (HTTP \(second.outcome.response.status)\(Self.challengeDetail(second.outcome.response, sent: renewed))); sign in again: `authdeck login \(stored.account.providerId)`")
         }
         var outcome = second.outcome
         outcome.renewed = true
@@ -123,7 +123,9 @@ public struct ResourceRequester: Sendable {
             headers.append(HTTPHeader("Authorization", "Bearer \(token.value.exposedValue)"))
         }
         if !stored.credentials.cookies.isEmpty, stored.credentials.cookiesUsable(at: now, skew: .seconds(0)) {
-            jar = NetscapeCookieJar.lines(stored.credentials.cookies)
+            do { jar = try NetscapeCookieJar.lines(stored.credentials.cookies) } catch {
+                throw AuthFailure(.needsInteraction, code: "bad_cookie", remedy: "\(stored.account.id): \(error); sign in again: `authdeck login \(stored.account.providerId)`")
+            }
         }
         guard jar != nil || headers.contains(where: { $0.name == "Authorization" }) else {
             throw AuthFailure(.needsInteraction, code: "no_credential",
@@ -143,12 +145,13 @@ public struct ResourceRequester: Sendable {
 
     static func isRedirect(_ status: Int) -> Bool { [301, 302, 303, 307, 308].contains(status) }
 
-    /// The `error`/`error_description` of a Bearer challenge, for the message (server text, made inert).
-    static func challengeDetail(_ response: HTTPResponse) -> String {
+    /// The `error` of a Bearer challenge, for the message (an RFC 6749 code only: `OAuthErrorCode`).
+    static func challengeDetail(_ response: HTTPResponse, sent: StoredAccount) -> String {
         guard let challenge = response.headers(named: "WWW-Authenticate").first(where: { $0.lowercased().hasPrefix("bearer") }),
               let range = challenge.range(of: "error=\"") else { return "" }
         let code = challenge[range.upperBound...].prefix { $0 != "\"" }
-        return ": " + TerminalText.inert(String(code.prefix(80)))
+        let secrets = sent.credentials.accessTokens.map(\.value.exposedValue) + sent.credentials.cookies.map(\.value.exposedValue)
+        return ": " + OAuthErrorCode.sanitized(String(code.prefix(OAuthErrorCode.maximumLength + 1)), redacting: secrets)
     }
 
     /// Scheme, host and port: what a credential is bound to.

@@ -24,7 +24,7 @@ struct FuzzTarget: Sendable {
                 _ = try? OAMConfigURL.parse(text($0)).profile(id: "x")
             },
             FuzzTarget(name: "netscape-cookies", dictionary: ["\t", "\n", "#HttpOnly_", "TRUE", "FALSE", "-1", "99999999999999999999"]) {
-                if let cookies = try? NetscapeCookieJar.parse(text($0), makeID: { "id" }) { _ = NetscapeCookieJar.lines(cookies) }
+                if let cookies = try? NetscapeCookieJar.parse(text($0), makeID: { "id" }) { _ = try? NetscapeCookieJar.lines(cookies) }
             },
             FuzzTarget(name: "firefox-cookies", dictionary: ["moz_cookies", "SQLite format 3\0", "\u{0}\u{0}"]) { bytes in
                 // Through a real file: the reader opens it with SQLite, as `import cookies` does.

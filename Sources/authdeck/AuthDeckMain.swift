@@ -44,7 +44,9 @@ enum AuthDeckMain {
         }
     }
 
-    /// Prints the error the way a person should read it and returns the exit status.
+    /// Prints the error the way a person should read it and returns the exit status. Every
+    /// message goes through `Output`, which makes it inert: ArgumentParser's own messages echo
+    /// unknown options and bad values as typed.
     static func report(_ error: Error) -> Int32 {
         switch error {
         case let e as CLIError:
@@ -67,7 +69,7 @@ enum AuthDeckMain {
                 return ExitStatus.ok
             }
             if code == .validationFailure {
-                FileHandle.standardError.write(Data((message + "\n").utf8))
+                Output.stderr(message + "\n")
                 return ExitStatus.usage
             }
             if !message.isEmpty { Output.error(message) }

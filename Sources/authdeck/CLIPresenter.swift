@@ -26,7 +26,7 @@ struct CLIPresenter: SignInPresenter {
     /// Asks on the terminal; without one (scripts, CI) the answer is no.
     func confirm(_ question: String) async -> Bool {
         guard TerminalProbe.isInteractive else { return false }
-        FileHandle.standardError.write(Data("\(question) [Y/n] ".utf8))
+        Output.stderr("\(question) [Y/n] ")
         let answer = (readLine() ?? "n").trimmingCharacters(in: .whitespaces).lowercased()
         return answer.isEmpty || answer == "y" || answer == "yes"
     }

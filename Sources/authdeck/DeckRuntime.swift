@@ -176,7 +176,7 @@ final class DeckRuntime: @unchecked Sendable {
                 if let matrix = QREncoder.encode(uri) { inbox.post(.qrCode(uri: uri, matrix)) }
             }
         case .openURL(let url):
-            _ = context.wiring(store).openInBrowser(url)
+            _ = context.wiring(store).openInBrowser(url, config: config)
         case .quit:
             break
         }
@@ -198,9 +198,9 @@ final class DeckRuntime: @unchecked Sendable {
     func finishWork(limit: TimeInterval = 30) {
         for task in tasks.values { task.cancel() }
         if running.waitUntilIdle(before: Date() + 0.3) { return }
-        FileHandle.standardError.write(Data("authdeck: finishing \(running.summary()) before leaving, so nothing the provider issued is lost (at most \(Int(limit)) s; Ctrl-C leaves now)\n".utf8))
+        Output.stderr("authdeck: finishing \(running.summary()) before leaving, so nothing the provider issued is lost (at most \(Int(limit)) s; Ctrl-C leaves now)\n")
         if !running.waitUntilIdle(before: Date() + limit) {
-            FileHandle.standardError.write(Data("authdeck: left with \(running.summary()) unfinished after \(Int(limit)) s\n".utf8))
+            Output.stderr("authdeck: left with \(running.summary()) unfinished after \(Int(limit)) s\n")
         }
     }
 

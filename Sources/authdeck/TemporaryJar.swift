@@ -29,7 +29,9 @@ struct TemporaryJar {
         let path = directory + "/cookies.txt"
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw CLIError.failure("cannot create \(path): \(String(cString: strerror(errno)))") }
-        let bytes = Array(NetscapeCookieJar.render(cookies).utf8)
+        let text: String
+        do { text = try NetscapeCookieJar.render(cookies) } catch { throw CLIError.failure("\(error)") }
+        let bytes = Array(text.utf8)
         let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         close(fd)
         let jar = TemporaryJar(directory: directory, path: path)

@@ -442,4 +442,77 @@ import Glibc
         #expect(!r.stdout.contains("\u{1b}"))
         #expect(r.stdout.contains("␛]0;owned␇␛[2J"))
     }
+
+    /// Issue 26: arguments, options and environment paths echoed in errors carried raw ESC and
+    /// BEL in about twenty places. Every stderr writer makes its text inert, so none can forget:
+    /// the echo is there, as control pictures, and no byte 0x1B or 0x07 reaches the terminal.
+    @Test(arguments: [
+        (["accounts", "--store", "DIR/\u{1b}]0;pwned\u{07}.db"], [String: String]()),  // made a directory below: not a store
+        (["accounts", "--\u{1b}]0;pwned\u{07}"], [:]),
+        (["request", "work/0000a001", "\u{1b}]0;pwned\u{07}http://x"], [:]),
+        (["providers"], ["AUTHDECK_CONFIG": "/nonexistent/\u{1b}]0;pwned\u{07}.toml"]),
+        (["events", "--since", "\u{1b}]0;pwned\u{07}"], [:]),
+        (["prune", "--older-than", "\u{1b}]0;pwned\u{07}"], [:]),
+        (["import", "cookies", "/nonexistent/\u{1b}]0;pwned\u{07}", "--provider", "sp"], [:]),
+        (["login", "work", "--timeout", "\u{1b}]0;pwned\u{07}"], [:]),
+    ])
+    func everyErrorIsInertWhateverItEchoes(args: [String], env: [String: String]) throws {
+        let args = args.map { $0.replacingOccurrences(of: "DIR/", with: dir.path + "/") }
+        if let i = args.firstIndex(of: "--store") { try FileManager.default.createDirectory(atPath: args[i + 1], withIntermediateDirectories: true) }
+        let r = try runner.run(args, env: env)
+        #expect(r.status != 0, "\(args)")
+        #expect(!r.stderr.utf8.contains(0x1B) && !r.stderr.utf8.contains(0x07), "\(args): \(r.stderr.debugDescription)")
+        #expect(r.stderr.contains("␛]0;pwned␇"), "\(args): the echo is kept, inert: \(r.stderr)")
+    }
+
+    /// Issue 26: a cookie jar or Firefox database whose cookie holds TAB, CR or LF in its name,
+    /// value, domain or path would have written extra jar lines. Refused at import, naming the
+    /// file and the line or row; nothing is imported.
+    @Test func importedCookiesThatWouldInjectJarLinesAreRefusedNamingFileAndLine() throws {
+        let future = Int(Date().timeIntervalSince1970) + 86_400
+        let good = "contoso.sharepoint.com\tFALSE\t/\tTRUE\t\(future)\tFedAuth\tjar-value\n"
+        func ids() throws -> [String] { try jsonArray(try run("accounts", "--json").stdout).compactMap { $0["id"] as? String } }
+        let accountsBefore = try ids()
+        for (line, name) in [("contoso.sharepoint.com\tFALSE\t/\tTRUE\t\(future)\trtFa\tv\r.evil.example\n", "cr.txt"),
+                             ("contoso.sharepoint.com\tFALSE\t/\tTRUE\t\(future)\trt Fa\tv\n", "space.txt"),
+                             ("contoso.sharepoint.com\tFALSE\t/a\u{0B}b\tTRUE\t\(future)\trtFa\tv\n", "path.txt")] {
+            try (good + line).write(toFile: dir.file(name), atomically: true, encoding: .utf8)
+            let r = try run("import", "cookies", dir.file(name), "--provider", "sp", "--username", "jar@contoso.com")
+            #expect(r.status == 1 && r.stderr.contains("\(name): line 2: "), "\(name): \(r.stderr)")
+        }
+        let db = dir.file("cookies.sqlite")
+        let sql = """
+            CREATE TABLE moz_cookies (id INTEGER PRIMARY KEY, name TEXT, value TEXT, host TEXT, path TEXT, expiry INTEGER,
+              isSecure INTEGER, isHttpOnly INTEGER);
+            INSERT INTO moz_cookies (name, value, host, path, expiry, isSecure, isHttpOnly) VALUES
+              ('Other', 'y', 'example.org', '/', \(future), 0, 0),
+              ('FedAuth' || char(9) || 'x', 'v' || char(10) || '.evil.example' || char(9) || 'TRUE', 'contoso.sharepoint.com', '/', \(future), 1, 1);
+            """
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        p.arguments = [db, sql]
+        try p.run()
+        p.waitUntilExit()
+        let r = try run("import", "cookies", db, "--provider", "sp", "--username", "ff@contoso.com")
+        #expect(r.status == 1 && r.stderr.contains("cookies.sqlite: row 2 of moz_cookies: the cookie name \"FedAuth␉x\""), "\(r.stderr)")
+        #expect(!r.stderr.contains(".evil.example"), "the value is not shown: \(r.stderr)")
+        #expect(try ids() == accountsBefore, "nothing was imported")
+    }
+
+    /// Issue 26: a stored cookie whose value holds CR LF (stored before import checked) made
+    /// `cookies --format header` print a second header line. Refused, never printed.
+    @Test func aStoredCookieThatWouldBreakTheJarOrHeaderIsNotPrinted() throws {
+        let store = try DeckStore.open(StoreLocation.resolve(storeFlag: nil, environment: runner.environment), clock: SystemClock())
+        let now = SystemClock().now()
+        try store.insert(StoredAccount(account: Account(id: "sp/0000bad1", providerId: "sp", subject: "bad-cookie", username: "crlf@contoso.com",
+                                                        createdAt: now, lastSignInAt: now),
+                                       credentials: Credentials(cookies: [Cookie(id: "c", name: "FedAuth", value: Secret("v\r\nSet-Cookie: x=y"),
+                                                                                 domain: "contoso.sharepoint.com", expiresAt: now + .hours(1))])))
+        for format in ["header", "netscape"] {
+            let r = try run("cookies", "sp/0000bad1", "--format", format)
+            #expect(r.status == 1 && r.stdout.isEmpty, "\(format): \(r.stdout.debugDescription)")
+            #expect(r.stderr.contains("the value of cookie \"FedAuth\""), "\(format): \(r.stderr)")
+            #expect(!r.stderr.contains("Set-Cookie"), "the value is a secret: \(r.stderr)")
+        }
+    }
 }

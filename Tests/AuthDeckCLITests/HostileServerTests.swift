@@ -57,8 +57,7 @@ import AuthDeckPlatform
     /// Runs `arguments` in a home whose config is `toml` and whose store holds `account`;
     /// returns the result, the account after and how many accounts the store holds after.
     func run(_ arguments: [String], toml: String, account: StoredAccount = original(), env: [String: String] = [:],
-             timeout: TimeInterval = 90) throws -> (BinaryRunner.Result, StoredAccount?, Int) {
-        let home = TempDirectory("authdeck-hostile")
+             timeout: TimeInterval = 90, home: TempDirectory = TempDirectory("authdeck-hostile")) throws -> (BinaryRunner.Result, StoredAccount?, Int) {
         let runner = BinaryRunner.authdeck(home: home, ["HOSTILE_SECRET": "hostile-secret"])
         try home.writeConfig(toml)
         let store = try DeckStore.open(StoreLocation.resolve(storeFlag: nil, environment: runner.environment), clock: SystemClock())
@@ -174,5 +173,114 @@ import AuthDeckPlatform
         #expect(after?.credentials.cookies.map(\.value.exposedValue) == ["fedauth-original"], "\(mode): the old cookie is kept")
         #expect(!result.stderr.contains("hostile-FedAuth") && !result.stderr.contains("\u{1B}"), "\(mode): no cookie, no escape: \(result.stderr)")
         #expect(result.stderr.contains(mode == "soap-fault" ? "quota of the token service is exhausted" : "no FedAuth cookie"), "\(mode): \(result.stderr)")
+    }
+
+    // MARK: hostile text (issue 26, section 2)
+
+    /// The store's bytes as they lie on disk (database and WAL): `accounts.error_code` and
+    /// `events.detail` are not sealed, so a secret or a server's junk there is in clear.
+    static func storeBytes(_ home: TempDirectory) -> Data {
+        let db = home.file("data/authdeck/authdeck.db")
+        return [db, db + "-wal"].compactMap { FileManager.default.contents(atPath: $0) }.reduce(Data(), +)
+    }
+
+    /// Whether `text` holds a byte or character that drives a terminal: ESC, BEL, CSI or a bidi override.
+    static func drivesTheTerminal(_ text: String) -> Bool {
+        text.unicodeScalars.contains { [0x1B, 0x07, 0x9B, 0x202E, 0x2066].contains($0.value) }
+    }
+
+    /// The token endpoint answers `{"error": <what it was sent>}`: the refresh token on a
+    /// refresh, the password on a password sign-in. The secret is printed nowhere and stored in
+    /// clear nowhere (`error_code`, the audit trail); the code becomes "redacted_error".
+    @Test(arguments: ["refresh", "password"])
+    func anErrorCodeThatEchoesASecretIsNeitherPrintedNorStored(grant: String) throws {
+        let (server, base) = try Self.server()
+        let home = TempDirectory("authdeck-hostile-echo")
+        let secret = grant == "refresh" ? "rt-original" : "hostile-pw-4242"
+        let arguments = grant == "refresh" ? ["refresh", "h/0000beef"] : ["login", "h", "--password", "--username", "mallory@example.jp"]
+        let (result, after, count) = try withExtendedLifetime(server) {
+            try run(arguments, toml: Self.oidcTOML("\(base)/error-echo"), env: ["AUTHDECK_PASSWORD": "hostile-pw-4242"], home: home)
+        }
+        expectNothingLost("error-echo \(grant)", result, after)
+        #expect(count == 1)
+        let events = try BinaryRunner.authdeck(home: home).run(["events", "--json"])
+        for text in [result.stderr, result.stdout, events.stdout, after?.account.lastError?.code ?? "", after?.account.lastError?.remedy ?? ""] {
+            #expect(!text.contains(secret), "error-echo \(grant): the secret in \(text.prefix(300))")
+        }
+        #expect(Self.storeBytes(home).range(of: Data(secret.utf8)) == nil, "error-echo \(grant): the secret in clear in the store")
+        if grant == "refresh" { #expect(after?.account.lastError?.code == "redacted_error", "\(String(describing: after?.account.lastError))") }
+        #expect(result.stderr.contains("redacted_error"), "\(result.stderr)")
+    }
+
+    /// `error` holding an OSC title, a bell and ESC[2J, or 900 KB: the message has no control
+    /// byte, and the code kept on the account and in the audit trail is authdeck's short word.
+    @Test(arguments: ["error-escape", "error-huge"])
+    func anErrorCodeOutsideRFC6749IsReplacedNotPrintedOrStored(mode: String) throws {
+        let (server, base) = try Self.server()
+        let home = TempDirectory("authdeck-hostile-code")
+        let (result, after, _) = try withExtendedLifetime(server) {
+            try run(["refresh", "h/0000beef"], toml: Self.oidcTOML("\(base)/\(mode)"), home: home)
+        }
+        expectNothingLost(mode, result, after)
+        #expect(!Self.drivesTheTerminal(result.stderr), "\(mode): \(result.stderr.debugDescription)")
+        #expect(result.stderr.utf8.count < 2_000, "\(mode): \(result.stderr.utf8.count) bytes of message")
+        #expect(after?.account.lastError?.code == "malformed_error", "\(mode): \(String(describing: after?.account.lastError?.code.prefix(80)))")
+        let bytes = Self.storeBytes(home)
+        #expect(bytes.range(of: Data("]0;pwned".utf8)) == nil && bytes.range(of: Data(String(repeating: "x", count: 1000).utf8)) == nil,
+                "\(mode): the server's error in the store")
+    }
+
+    /// A device-code answer whose user_code or verification URI would drive the terminal, or
+    /// whose verification_uri_complete is `javascript:`: refused with an error naming the field
+    /// before anything is shown or polled.
+    @Test(arguments: [("device-code-osc", "user_code"), ("device-uri-osc", "verification_uri"), ("device-js", "verification_uri_complete")])
+    func aDeviceCodeUnfitToShowIsRefusedNamingTheField(mode: String, field: String) throws {
+        let (server, base) = try Self.server()
+        let (result, after, count) = try withExtendedLifetime(server) {
+            try run(["login", "h", "--device"], toml: Self.oidcTOML("\(base)/\(mode)"), timeout: 60)
+        }
+        expectNothingLost(mode, result, after)
+        #expect(count == 1)
+        #expect(!Self.drivesTheTerminal(result.stderr), "\(mode): \(result.stderr.debugDescription)")
+        #expect(Self.verdict(result.stderr).contains(field + " "), "\(mode): \(result.stderr)")
+        #expect(!result.stderr.contains("Waiting"), "\(mode): nothing is shown: \(result.stderr)")
+    }
+
+    /// Discovery's authorization_endpoint as `file:`, `javascript:`, `ssh:`, an `--option` or
+    /// plain http to another host: the browser is never started, and the error names the field.
+    @Test(arguments: ["authz-file", "authz-js", "authz-ssh", "authz-option", "authz-http"])
+    func anAuthorizationEndpointThatIsNotHTTPSNeverReachesTheBrowser(mode: String) throws {
+        let (server, base) = try Self.server()
+        let dir = TempDirectory("authdeck-hostile-authz")
+        let browser = dir.file("browser.sh"), argv = dir.file("argv")
+        try "#!/bin/sh\nprintf '%s\\n' \"$@\" > '\(argv)'\n".write(toFile: browser, atomically: true, encoding: .utf8)
+        chmod(browser, 0o755)
+        let (result, after, count) = try withExtendedLifetime(server) {
+            try run(["login", "h", "--browser"], toml: Self.oidcTOML("\(base)/\(mode)"), env: ["BROWSER": browser], timeout: 30)
+        }
+        expectNothingLost(mode, result, after)
+        #expect(count == 1)
+        #expect(!FileManager.default.fileExists(atPath: argv), "\(mode): the browser was started with \((try? String(contentsOfFile: argv, encoding: .utf8)) ?? "")")
+        #expect(Self.verdict(result.stderr).contains("authorization_endpoint"), "\(mode): \(result.stderr)")
+    }
+
+    /// `login --browser` starts the browser as `exec` starts its command: without
+    /// AUTHDECK_PASSWORD and without the provider's `client_secret_env` variable.
+    @Test func theBrowserGetsNoSecretFromAuthdecksEnvironment() throws {
+        let (server, base) = try Self.server()
+        let dir = TempDirectory("authdeck-hostile-env")
+        let browser = dir.file("browser.sh"), seen = dir.file("env")
+        try "#!/bin/sh\nenv > '\(seen)'\nexec curl -s -L -o /dev/null \"$1\"\n".write(toFile: browser, atomically: true, encoding: .utf8)
+        chmod(browser, 0o755)
+        let (result, after, _) = try withExtendedLifetime(server) {
+            try run(["login", "h", "--browser"], toml: Self.oidcTOML("\(base)/state-wrong"),
+                    env: ["BROWSER": browser, "AUTHDECK_PASSWORD": "pw-for-the-browser-9"], timeout: 60)
+        }
+        expectNothingLost("browser environment", result, after)
+        let env = try String(contentsOfFile: seen, encoding: .utf8)
+        #expect(env.contains("PATH="), "the browser ran with an environment: \(env)")
+        for secret in ["AUTHDECK_PASSWORD", "pw-for-the-browser-9", "HOSTILE_SECRET", "hostile-secret"] {
+            #expect(!env.contains(secret), "\(secret) reached the browser")
+        }
     }
 }

@@ -93,7 +93,7 @@ import AuthDeckCore
             Cookie(id: "2", name: "rtFa", value: Secret("abc"), domain: ".sharepoint.com", path: "/", expiresAt: nil,
                    secure: true, httpOnly: false),
         ]
-        let text = NetscapeCookieJar.render(cookies)
+        let text = try NetscapeCookieJar.render(cookies)
         #expect(text.contains("#HttpOnly_contoso.sharepoint.com\tFALSE\t/\tTRUE\t1800000000\tFedAuth\t77u/PD94\n"))
         #expect(text.contains(".sharepoint.com\tTRUE\t/\tTRUE\t0\trtFa\tabc\n"))
         var n = 0
@@ -102,7 +102,7 @@ import AuthDeckCore
         #expect(back.map(\.value) == cookies.map(\.value))
         #expect(back.map(\.expiresAt) == cookies.map(\.expiresAt))
         #expect(back.map(\.httpOnly) == [true, false])
-        #expect(NetscapeCookieJar.headerValue(cookies) == "FedAuth=77u/PD94; rtFa=abc")
+        #expect(try NetscapeCookieJar.headerValue(cookies) == "FedAuth=77u/PD94; rtFa=abc")
     }
 
     @Test func netscapeJarErrorsNameTheLine() {

@@ -30,11 +30,11 @@ import Glibc
         }
     }
 
-    func run(issuer: String? = "https://idp.test", issRequired: Bool = false,
+    func run(issuer: String? = "https://idp.test", issRequired: Bool = false, endpoint: String = "https://idp.test/authorize",
              _ redirect: @escaping @Sendable ([String: String]) -> [(String, String)]) async throws -> (TokenSet, FakeHTTPClient) {
         let http = FakeHTTPClient(json: [(200, #"{"access_token":"at","token_type":"Bearer","expires_in":60}"#)])
         let flow = AuthorizationCodeFlow(
-            authorizationEndpoint: "https://idp.test/authorize",
+            authorizationEndpoint: endpoint,
             token: TokenEndpoint(url: "https://idp.test/token", client: OAuthClient(id: "c", authentication: .none), http: http),
             scopes: ["openid"], issuer: issuer, issRequired: issRequired, redirect: .init(), clock: FixedClock(Instant(secondsSinceEpoch: 0)))
         let (tokens, _) = try await flow.run(presenter: BrowserPresenter(redirectWith: redirect), browser: nil, timeout: .seconds(20))
@@ -85,6 +85,22 @@ import Glibc
             Issue.record("accepted a declined sign-in")
         } catch let f as AuthFailure {
             #expect(f.errorClass == .declined)
+        }
+    }
+
+    /// Issue 26: the authorization endpoint (from discovery) reached the browser's argv and the
+    /// screen whatever it was. Only https, or http on loopback, is shown or opened.
+    @Test(arguments: ["file:///etc/passwd", "javascript:alert(1)//", "ssh://evil.example/a", "--new-window", "http://evil.example/authorize",
+                      "https://idp.test/\u{1b}]0;t\u{07}"])
+    func anAuthorizationEndpointThatIsNotHTTPSIsRefusedBeforeAnythingIsShown(endpoint: String) async throws {
+        do {
+            _ = try await run(endpoint: endpoint) { p in
+                Issue.record("the URL was shown: \(p)")
+                return [("code", "x"), ("state", p["state"]!)]
+            }
+            Issue.record("accepted \(endpoint)")
+        } catch let f as AuthFailure {
+            #expect(f.code == "unsafe_url" && f.remedy.hasPrefix("the authorization_endpoint "), "\(f.remedy)")
         }
     }
 }

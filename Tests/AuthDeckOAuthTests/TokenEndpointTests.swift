@@ -85,6 +85,24 @@ import AuthDeckOAuth
         #expect(f?.remedy.contains("Trace ID") == false)
     }
 
+    /// Issue 26: `error` echoing the refresh token or the client secret, holding escapes or
+    /// 900 KB was printed and stored raw. It is kept only as a short RFC 6749 code.
+    @Test func theErrorCodeIsKeptOnlyAsAShortRFC6749CodeThatIsNoSecret() async {
+        for (said, kept) in [("RT-SECRET-1", "redacted_error"), ("s e/cret", "redacted_error"), ("x RT-SECRET-1 y", "redacted_error"),
+                             ("\\u001b]0;pwned\\u0007\\u001b[2J", "malformed_error"), ("a\\\"b", "malformed_error"), ("", "malformed_error"),
+                             ("invalid_grant\\u202e", "malformed_error"), (String(repeating: "x", count: 900_000), "malformed_error"),
+                             (String(repeating: "y", count: 64), String(repeating: "y", count: 64))] {
+            let f = await failure(400, #"{"error":"\#(said)"}"#)
+            #expect(f?.code == kept && f?.oauthError == kept, "\(said.prefix(40)): \(String(describing: f?.code.prefix(80)))")
+            #expect(f?.description.contains("RT-SECRET") == false && f?.description.contains("s e/cret") == false)
+            #expect(f.map { $0.description.utf8.count < 400 } == true)
+            #expect(f?.description.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 } == false)
+        }
+        // Codes as RFC 6749 and RFC 8628 spell them still classify and keep the device flow polling.
+        #expect(await failure(400, #"{"error":"invalid_grant"}"#)?.code == "invalid_grant")
+        #expect(await failure(400, #"{"error":"authorization_pending"}"#, grant: .deviceCode)?.oauthError == "authorization_pending")
+    }
+
     @Test func networkFailuresAreTransient() async {
         let http = FakeHTTPClient([{ _ in throw HTTPError.transport(code: 7, message: "Couldn't connect to server", host: "idp.test") }])
         do {

@@ -98,8 +98,9 @@ public struct FacebookAdapter: ProviderAdapter {
             }
             let issued = context.clock.now()
             let expiresIn = start.integer("expires_in") ?? 420
-            await presenter.present(.deviceCode(userCode: userCode, verificationURI: start.string("verification_uri") ?? "https://www.facebook.com/device",
-                                                verificationURIComplete: nil, message: nil, expiresAt: issued + .seconds(expiresIn)))
+            await presenter.present(try SignInPrompt.checkedDeviceCode(
+                userCode: userCode, verificationURI: start.string("verification_uri") ?? "https://www.facebook.com/device",
+                verificationURIComplete: nil, message: nil, expiresAt: issued + .seconds(expiresIn), host: "Facebook"))
             var interval = Double(start.integer("interval") ?? 5)
             do {
                 while true {
@@ -133,6 +134,9 @@ public struct FacebookAdapter: ProviderAdapter {
     /// The login dialog through the loopback redirect, with PKCE and state; the code is
     /// exchanged at `/oauth/access_token` (GET).
     func browserLogin(presenter: any SignInPresenter, options: SignInOptions) async throws -> (Secret, Int64?) {
+        if let problem = WebLink.problemOpening(endpoints.dialog, field: "the login dialog address") {
+            throw AuthFailure(.misconfigured, code: "unsafe_url", remedy: "\(problem); nothing was opened, check the provider's endpoints")
+        }
         let listener: LoopbackListener
         do { listener = try LoopbackListener(port: redirect.port, path: redirect.path) } catch {
             throw AuthFailure(.misconfigured, code: "loopback", remedy: "\(error)")

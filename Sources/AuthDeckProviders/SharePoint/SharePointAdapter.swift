@@ -140,7 +140,9 @@ public struct SharePointAdapter: ProviderAdapter {
         var request = HTTPRequest(method: "POST", url: "\(settings.siteURL)/_api/contextinfo",
                                   headers: [HTTPHeader("Accept", "application/json;odata=verbose"),
                                             HTTPHeader("X-FORMS_BASED_AUTH_ACCEPTED", "f")], body: [])
-        request.cookieJar = NetscapeCookieJar.lines(stored.credentials.cookies)
+        do { request.cookieJar = try NetscapeCookieJar.lines(stored.credentials.cookies) } catch {
+            throw AuthFailure(.needsInteraction, code: "bad_cookie", remedy: "\(stored.account.id): \(error); sign in again")
+        }
         let response = try await TokenEndpoint.send(request, via: context.http)
         if response.status == 401 || (response.status == 403 && response.header("X-FORMS_BASED_AUTH_REQUIRED") != nil) { return false }
         if response.status >= 500 {
@@ -149,10 +151,11 @@ public struct SharePointAdapter: ProviderAdapter {
         return response.status == 200
     }
 
-    /// Cookies from libcurl's jar lines.
+    /// Cookies from libcurl's jar lines; one authdeck could not write back (`CookieSyntax`) is
+    /// left out — the site's sign-in cookies are checked for by name afterwards.
     static func cookies(from jar: [String]) throws -> [Cookie] {
         do {
-            return try NetscapeCookieJar.parse(jar.joined(separator: "\n"), makeID: UUIDString.make)
+            return try NetscapeCookieJar.parse(jar.joined(separator: "\n"), unfit: .skip, makeID: UUIDString.make)
         } catch {
             throw AuthFailure(.transient, code: "bad_cookie", remedy: "the site's cookies could not be read (\(error))")
         }

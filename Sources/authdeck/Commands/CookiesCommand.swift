@@ -39,9 +39,14 @@ struct CookiesCommand: AsyncParsableCommand {
         } catch let failure as AuthFailure {
             throw CLIError.from(failure, account: stored.account.id)
         }
-        switch format {
-        case .netscape: Output.raw(NetscapeCookieJar.render(fresh))
-        case .header: Output.raw("Cookie: " + NetscapeCookieJar.headerValue(fresh) + "\n")
+        // A stored cookie that would break the jar or the header line is refused, never printed.
+        do {
+            switch format {
+            case .netscape: Output.raw(try NetscapeCookieJar.render(fresh))
+            case .header: Output.raw("Cookie: " + (try NetscapeCookieJar.headerValue(fresh)) + "\n")
+            }
+        } catch {
+            throw CLIError.failure("\(stored.account.id): \(error); sign in again or import the cookies again")
         }
     }
 }

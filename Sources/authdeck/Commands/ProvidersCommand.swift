@@ -33,7 +33,7 @@ struct ProvidersCommand: AsyncParsableCommand {
         let config = try context.loadConfig()
         let store = try context.openStoreIfPresent()
         let counts = Dictionary(try store?.accountRows(includeQuarantined: false).map { ($0.providerId, 1) } ?? [], uniquingKeysWith: +)
-        let adapters = ProviderWiring.adapterContext(store: store, clock: context.clock, environment: context.environment)
+        let adapters = ProviderWiring.adapterContext(store: store, config: config, clock: context.clock, environment: context.environment)
         let rows = config.providers.map { p -> ProviderJSON in
             let caps = ProviderCapabilities.of(p)
             return ProviderJSON(id: p.id, kind: p.kind.rawValue, client_id: p.clientId, scopes: p.scopes,

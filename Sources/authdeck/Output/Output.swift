@@ -2,17 +2,27 @@ import Foundation
 import AuthDeckCore
 
 /// Writing to stdout and stderr in one place, so messages share one prefix and style.
+///
+/// Everything written to stderr passes `TerminalText.inertMessage` here: errors echo
+/// arguments, paths from the environment and provider text, and a call site that forgot to
+/// make one inert must not let an escape sequence (a window title, a cleared screen) or a
+/// bidi override reach the terminal.
 enum Output {
     static func error(_ message: String) {
-        FileHandle.standardError.write(Data("authdeck: \(message)\n".utf8))
+        stderr("authdeck: \(message)\n")
     }
 
     static func warning(_ message: String) {
-        FileHandle.standardError.write(Data("authdeck: warning: \(message)\n".utf8))
+        stderr("authdeck: warning: \(message)\n")
     }
 
     static func note(_ message: String) {
-        FileHandle.standardError.write(Data("\(message)\n".utf8))
+        stderr("\(message)\n")
+    }
+
+    /// Writes `text` to stderr as inert text (line breaks kept): the one way to stderr.
+    static func stderr(_ text: String) {
+        FileHandle.standardError.write(Data(TerminalText.inertMessage(text).utf8))
     }
 
     /// Writes exactly `text` to stdout (no added newline), for tokens and jars.

@@ -14,7 +14,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     #if FUZZ_OAM_URL
     _ = try? OAMConfigURL.parse(text).profile(id: "x")
     #elseif FUZZ_NETSCAPE_COOKIES
-    if let cookies = try? NetscapeCookieJar.parse(text, makeID: { "id" }) { _ = NetscapeCookieJar.lines(cookies) }
+    if let cookies = try? NetscapeCookieJar.parse(text, makeID: { "id" }) { _ = try? NetscapeCookieJar.lines(cookies) }
     #elseif FUZZ_JWT
     if let jwt = try? JWT(compact: text) { _ = (jwt.algorithm, jwt.claims.scalarStrings) }
     #elseif FUZZ_MSAL
