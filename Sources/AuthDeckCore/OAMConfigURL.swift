@@ -100,6 +100,11 @@ public struct OAMConfigURL: Equatable, Sendable {
                 let port = afterHost.dropFirst().prefix { $0 != "/" }
                 guard let p = Int(port), (1...65535).contains(p) else { throw bad("has a bad port") }
             }
+            // A password or token sent there would cross the network readable (or to a cloud
+            // metadata address such as 169.254.169.254): https only, http on loopback.
+            if lower.hasPrefix("http://"), !TransportSecurity.isLoopback(host: String(host)) {
+                throw bad("must be an https URL (plain http only to this machine: a password sent there could be read on the way)")
+            }
         }
     }
 
@@ -116,6 +121,18 @@ public struct OAMConfigURL: Equatable, Sendable {
             }
         }
         return String(validating: bytes, as: UTF8.self)
+    }
+
+    /// One line per URL setting whose host is not plain ASCII, naming the host as written and
+    /// in its ASCII (`xn--`) form. Why: an internationalised name can pass for another
+    /// (`pаypal` with a Cyrillic `а`); its ASCII form shows which letters it has.
+    public var internationalHosts: [String] {
+        settings.keys.sorted().compactMap { key -> String? in
+            guard Self.allowed[key] == .url, let value = settings[key],
+                  let (_, host) = TransportSecurity.schemeAndHost(value), !host.unicodeScalars.allSatisfy(\.isASCII) else { return nil }
+            let ascii = Punycode.asciiHost(host) ?? "(cannot be written in ASCII)"
+            return "\(key): the host \(TerminalText.inert(host)) is \(ascii) in ASCII (punycode); an internationalised name can imitate another, so check it is the host you expect"
+        }
     }
 
     /// The provider this configuration describes, with the SDK settings as options.

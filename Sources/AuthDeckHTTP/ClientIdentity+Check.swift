@@ -32,6 +32,9 @@ extension ClientIdentity {
             }
         case .pkcs12(let bundle, let password):
             guard let der = Data(base64Encoded: bundle.exposedValue) else { throw .notPKCS12 }
+            // Before libcrypto derives any key: a count past the cap would pin a CPU for hours.
+            guard let iterations = PKCS12Iterations.largest(in: Array(der)) else { throw .notPKCS12 }
+            if iterations > PKCS12Iterations.cap { throw .tooManyIterations(iterations) }
             status = der.withUnsafeBytes { raw in
                 if let password { return ad_identity_check_pkcs12(raw.baseAddress, raw.count, password.exposedValue, &report) }
                 return ad_identity_check_pkcs12(raw.baseAddress, raw.count, nil, &report)

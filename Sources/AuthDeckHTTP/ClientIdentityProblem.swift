@@ -18,6 +18,8 @@ public enum ClientIdentityProblem: Error, Equatable, CustomStringConvertible {
     case expired(Instant)
     /// The certificate's notBefore date is still ahead.
     case notYetValid(Instant)
+    /// The bundle asks for more key-derivation iterations than `PKCS12Iterations.cap`.
+    case tooManyIterations(Int)
 
     public var description: String {
         switch self {
@@ -31,7 +33,22 @@ public enum ClientIdentityProblem: Error, Equatable, CustomStringConvertible {
         case .noValidity: return "the certificate's validity dates cannot be read"
         case .expired(let at): return "the certificate expired on \(at.iso8601)"
         case .notYetValid(let at): return "the certificate is not valid before \(at.iso8601)"
+        case .tooManyIterations(let n):
+            let count = n == Int.max ? "more than 2^56" : Self.grouped(n)
+            return "the PKCS#12 bundle asks for \(count) key-derivation iterations, more than the \(Self.grouped(PKCS12Iterations.cap)) authdeck allows "
+                + "(opening it would keep a CPU busy for minutes or hours); export it again with fewer (OpenSSL's default is 2,048)"
         }
+    }
+
+    /// `n` with a comma every three digits, as a person reads a count.
+    static func grouped(_ n: Int) -> String {
+        var digits = Array(String(n))
+        var out: [Character] = []
+        while digits.count > 3 {
+            out = [","] + digits.suffix(3) + out
+            digits.removeLast(3)
+        }
+        return String(digits + out)
     }
 
     static func because(_ detail: String) -> String { detail.isEmpty ? "" : " (\(detail))" }

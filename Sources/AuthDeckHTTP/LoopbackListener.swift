@@ -8,15 +8,29 @@ import Glibc
 /// RFC 8252: listen on the loopback interface only, on an ephemeral port unless a fixed one
 /// is configured, and only for the duration of the request. It answers the browser with a
 /// small page, ignores stray requests (favicon), and returns the first request whose path
-/// matches. Nothing it reads is logged.
+/// matches and whose `state` is the sign-in's. Nothing it reads is logged.
+///
+/// Why a wrong `state` does not end the wait: any local process can reach the port, so one
+/// forged `GET /callback?state=x` would otherwise end the person's sign-in. Such a redirect is
+/// answered with a page saying so, counted, and the wait goes on until the right one or the
+/// timeout. Why connections are served together (one `poll` over all of them): an idle
+/// connection — a browser's speculative one, or a local process holding one open — must not
+/// hold up the right redirect behind it.
 public final class LoopbackListener: @unchecked Sendable {
     public let port: UInt16
     public let path: String
     private let fd: Int32
 
+    /// How long one connection may take to send its request head.
+    static let headTimeout: Double = 5
+    /// Connections served at once; past it the oldest is closed (an idle one, most likely).
+    static let maxConnections = 32
+
     /// A problem with the loopback listener, worded for a person.
     public struct ListenerError: Error, CustomStringConvertible, Equatable {
         public let description: String
+        /// Redirects to the path that carried the wrong `state` and were ignored.
+        public var ignored: Int = 0
     }
 
     /// Binds 127.0.0.1:`port` (0: ephemeral).
@@ -33,7 +47,7 @@ public final class LoopbackListener: @unchecked Sendable {
         let bound = withUnsafePointer(to: &addr) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(sock, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard bound == 0, listen(sock, 8) == 0 else {
+        guard bound == 0, listen(sock, 16) == 0 else {
             let why = String(cString: strerror(errno))
             close(sock)
             throw ListenerError(description: "cannot listen on 127.0.0.1:\(port) for the sign-in redirect: \(why)")
@@ -43,36 +57,91 @@ public final class LoopbackListener: @unchecked Sendable {
         _ = withUnsafeMutablePointer(to: &actual) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(sock, $0, &len) }
         }
+        _ = fcntl(sock, F_SETFL, fcntl(sock, F_GETFL) | O_NONBLOCK)
         self.fd = sock
         self.port = UInt16(bigEndian: actual.sin_port)
     }
 
     deinit { close(fd) }
 
-    /// Waits for the redirect and returns its query parameters; `respond` chooses the page
-    /// shown in the browser from them. Throws on timeout or task cancellation.
-    public func awaitRedirect(timeout: Double, respond: @Sendable ([String: String]) -> (status: Int, html: String)) async throws -> [String: String] {
+    /// One accepted connection whose request head is still arriving.
+    struct Connection {
+        let fd: Int32
+        let since: Date
+        var head: [UInt8] = []
+    }
+
+    /// Waits for the redirect carrying `state` and returns its query parameters; `respond`
+    /// chooses the page shown in the browser from them. A redirect with another (or no)
+    /// `state` is answered with a page saying so and ignored. Throws on timeout (the error
+    /// counts the ignored redirects) or task cancellation.
+    public func awaitRedirect(timeout: Double, state: String,
+                              respond: @Sendable ([String: String]) -> (status: Int, html: String)) async throws -> [String: String] {
         let deadline = Date().addingTimeInterval(timeout)
+        var connections: [Connection] = []
+        var ignored = 0
+        defer { for c in connections { close(c.fd) } }
+        var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
             try Task.checkCancellation()
-            if Date() > deadline {
-                throw ListenerError(description: "no sign-in redirect arrived within \(Int(timeout)) s")
+            let now = Date()
+            if now > deadline {
+                let note = ignored == 0 ? "" : "; \(ignored) redirect\(ignored == 1 ? "" : "s") with the wrong state (not from this sign-in) \(ignored == 1 ? "was" : "were") ignored"
+                throw ListenerError(description: "no sign-in redirect arrived within \(Int(timeout)) s\(note)", ignored: ignored)
             }
-            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&pfd, 1, 200) > 0 else { continue }
-            let client = accept(fd, nil, nil)
-            guard client >= 0 else { continue }
-            defer { close(client) }
-            guard let target = readRequestTarget(client) else { continue }
-            let (reqPath, query) = split(target)
-            guard reqPath == path else {
-                reply(client, status: 404, html: "<p>Not found.</p>")
-                continue
+            // A connection that has not sent its request head in time is dropped.
+            connections.removeAll { c in
+                guard now.timeIntervalSince(c.since) > Self.headTimeout else { return false }
+                close(c.fd)
+                return true
             }
-            let params = Dictionary(FormEncoding.decode(query) ?? [], uniquingKeysWith: { a, _ in a })
-            let page = respond(params)
-            reply(client, status: page.status, html: page.html)
-            return params
+            var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
+            fds += connections.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
+            guard poll(&fds, nfds_t(fds.count), 200) > 0 else { continue }
+            // Heads first, in the order they arrived; then new connections.
+            var finished: [Int] = []
+            for index in connections.indices where fds[index + 1].revents != 0 {
+                let n = read(connections[index].fd, &chunk, chunk.count)
+                if n < 0 && (errno == EAGAIN || errno == EINTR) { continue }
+                if n > 0 { connections[index].head += chunk[0..<n] }
+                let head = connections[index].head
+                let complete = Self.headEnds(head)
+                guard n <= 0 || complete || head.count >= 16_384 else { continue }
+                finished.append(index)
+                let client = connections[index].fd
+                guard complete, let target = Self.requestTarget(head) else { continue }
+                let (reqPath, query) = split(target)
+                guard reqPath == path else {
+                    reply(client, status: 404, html: "<p>Not found.</p>")
+                    continue
+                }
+                let params = Dictionary(FormEncoding.decode(query) ?? [], uniquingKeysWith: { a, _ in a })
+                guard params["state"] == state else {
+                    ignored += 1
+                    reply(client, status: 400, html: "<h1>Not this sign-in</h1><p>This redirect does not belong to the sign-in authdeck started; "
+                          + "it was ignored, and authdeck is still waiting for the right one.</p>")
+                    continue
+                }
+                let page = respond(params)
+                reply(client, status: page.status, html: page.html)
+                return params
+            }
+            for index in finished.reversed() {
+                close(connections[index].fd)
+                connections.remove(at: index)
+            }
+            if fds[0].revents != 0 {
+                while true {
+                    let client = accept(fd, nil, nil)
+                    guard client >= 0 else { break }
+                    _ = fcntl(client, F_SETFD, FD_CLOEXEC)
+                    _ = fcntl(client, F_SETFL, fcntl(client, F_GETFL) | O_NONBLOCK)
+                    if connections.count >= Self.maxConnections {
+                        close(connections.removeFirst().fd)
+                    }
+                    connections.append(Connection(fd: client, since: Date()))
+                }
+            }
         }
     }
 
@@ -81,21 +150,15 @@ public final class LoopbackListener: @unchecked Sendable {
         return (String(target[..<q]), String(target[target.index(after: q)...]))
     }
 
-    /// Reads the request head (at most 16 KiB, 5 s) and returns the request-target of a GET.
-    func readRequestTarget(_ client: Int32) -> String? {
-        var buffer = [UInt8]()
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        let start = Date()
-        while buffer.count < 16_384, Date().timeIntervalSince(start) < 5 {
-            var pfd = pollfd(fd: client, events: Int16(POLLIN), revents: 0)
-            guard poll(&pfd, 1, 500) > 0 else { continue }
-            let n = read(client, &chunk, chunk.count)
-            guard n > 0 else { break }
-            buffer += chunk[0..<n]
-            if String(decoding: buffer, as: UTF8.self).contains("\r\n\r\n") { break }
-        }
-        let head = String(decoding: buffer, as: UTF8.self)
-        guard let line = head.split(separator: "\r\n").first else { return nil }
+    /// Whether `head` holds a whole request head (up to the empty line).
+    static func headEnds(_ head: [UInt8]) -> Bool {
+        head.count >= 4 && head.indices.dropFirst(3).contains { head[$0 - 3] == 13 && head[$0 - 2] == 10 && head[$0 - 1] == 13 && head[$0] == 10 }
+    }
+
+    /// The request-target of a GET request head; nil for anything else.
+    static func requestTarget(_ head: [UInt8]) -> String? {
+        let text = String(decoding: head, as: UTF8.self)
+        guard let line = text.split(separator: "\r\n").first else { return nil }
         let parts = line.split(separator: " ")
         guard parts.count >= 2, parts[0] == "GET" else { return nil }
         return String(parts[1])

@@ -4,7 +4,8 @@ import AuthDeckHTTP
 
 /// Authorization code + PKCE (S256) with a one-shot loopback redirect (RFC 8252).
 ///
-/// The browser is the system's (never an embedded view). `state` must come back unchanged;
+/// The browser is the system's (never an embedded view). `state` must come back unchanged (a
+/// redirect with another one is ignored and the wait goes on: see `LoopbackListener`);
 /// `iss`, when the redirect carries it or the provider promised it (RFC 9207), must be the
 /// expected issuer — the mix-up defence for people with several providers.
 public struct AuthorizationCodeFlow: Sendable {
@@ -74,7 +75,9 @@ public struct AuthorizationCodeFlow: Sendable {
         let expectedIssuer = issuer
         let params = try await {
             do {
-                return try await listener.awaitRedirect(timeout: Double(timeout.seconds)) { p in
+                // A redirect with another state (forged by any local process, or a stale tab)
+                // is answered, counted and ignored: the wait goes on for this sign-in's own.
+                return try await listener.awaitRedirect(timeout: Double(timeout.seconds), state: state) { p in
                     Self.page(for: p, state: state, issuer: expectedIssuer)
                 }
             } catch let error as LoopbackListener.ListenerError {

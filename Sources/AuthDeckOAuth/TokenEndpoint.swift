@@ -35,7 +35,17 @@ public struct TokenEndpoint: Sendable {
 
     /// Sends `fields` (the grant) with client authentication; `secrets` are the secret
     /// values in the fields, redacted from any error text.
+    ///
+    /// A password grant goes only where it stays private (`TransportSecurity.keepsPrivate`:
+    /// https, or http on loopback); to a plain-http endpoint elsewhere it is refused before
+    /// anything is sent, whatever the config or an imported configuration URL says.
     public func request(_ fields: [(String, String)], grant: Grant, secrets: [String], now: Instant) async throws -> TokenSet {
+        if grant == .password, !TransportSecurity.keepsPrivate(url) {
+            let shown = TransportSecurity.schemeAndHost(url).map { "\($0.scheme)://\(TerminalText.inert($0.host))" } ?? "this endpoint"
+            throw AuthFailure(.misconfigured, code: "insecure_endpoint",
+                              remedy: "refusing to send the password to \(shown) over plain http, where it could be read on the way; "
+                                  + "use the provider's https endpoint (http is allowed only to this machine); nothing was sent")
+        }
         let authed = try client.authenticate(fields + extraFields, endpoint: url, now: now)
         let request = HTTPRequest.form(url, authed.fields, headers: authed.headers + extraHeaders)
         let response = try await Self.send(request, via: http)

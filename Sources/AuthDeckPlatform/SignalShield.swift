@@ -12,6 +12,24 @@ import Synchronization
 public enum SignalShield {
     private static let depth = Atomic<Int>(0)
     private static let pending = Atomic<Int32>(0)
+    /// A half-written file to remove if a signal ends the process (`removeOnSignal`): the
+    /// address of its path as a C string, 0 for none (an Int, as a pointer is not Sendable).
+    private static let leftover = Atomic<Int>(0)
+
+    /// Names a file (nil: none) that a signal ending the process removes on the way out: a
+    /// download staged beside its destination, which nothing else would ever remove.
+    ///
+    /// Why here: the handlers below are the process's way out on a signal, and `unlink` is
+    /// safe to call in a signal handler. A path once set is never freed (a handler on another
+    /// thread may be reading it); it is one short string per download.
+    public static func removeOnSignal(_ path: String?) {
+        leftover.store(path.flatMap { strdup($0) }.map { Int(bitPattern: $0) } ?? 0, ordering: .sequentiallyConsistent)
+    }
+
+    /// Removes the file `removeOnSignal` named, if any: only async-signal-safe calls.
+    private static func removeLeftover() {
+        if let path = UnsafePointer<CChar>(bitPattern: leftover.load(ordering: .sequentiallyConsistent)) { unlink(path) }
+    }
 
     /// Installs the handlers for a command's process (the deck installs its own over them).
     /// Outside a shielded stretch a signal does what it always did: the process ends of it.
@@ -24,6 +42,7 @@ public enum SignalShield {
                     _ = write(2, note.utf8Start, note.utf8CodeUnitCount)
                     return
                 }
+                SignalShield.removeLeftover()
                 signal(sig, SIG_DFL)
                 raise(sig)
             }
@@ -38,6 +57,7 @@ public enum SignalShield {
                 let sig = pending.exchange(0, ordering: .sequentiallyConsistent)
                 if sig != 0 {
                     // To the process, not this thread: Dispatch's worker threads block signals.
+                    removeLeftover()
                     signal(sig, SIG_DFL)
                     kill(getpid(), sig)
                 }

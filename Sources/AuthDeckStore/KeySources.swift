@@ -79,6 +79,7 @@ public struct KeySources: Sendable {
         case .passphrase:
             let chosen = try passphrase(.choose(storePath: storePath))
             guard !chosen.isEmpty else { throw StoreError.keySource(source: "passphrase", detail: "the passphrase is empty") }
+            if let problem = PassphraseRules.problem(withNew: chosen) { throw StoreError.keySource(source: "passphrase", detail: problem) }
             let parameters = PassphraseKey.fresh()
             return (try parameters.derive(chosen), parameters.encoded)
         case .keyring:

@@ -153,8 +153,8 @@ final class DeckRuntime: @unchecked Sendable {
                 await before?.value
                 do {
                     let candidates = try pruning.candidates(config, ids: Set(ids))
-                    _ = try pruning.quarantine(candidates)
-                    inbox.post(.pruned(count: candidates.count))
+                    let outcome = try pruning.quarantine(candidates, config: config)
+                    inbox.post(.pruned(count: outcome.quarantined.count))
                 } catch { inbox.post(.failed("\(error)")) }
             }
         case .undoPrune:

@@ -33,7 +33,9 @@ struct PassphraseSource: Sendable {
 
     /// The first line of `file` (later lines are free, as in `pass` entries); errors name the
     /// file. Not `SecretSource.file`, which takes the whole file and reports provider errors.
+    /// The file must be as private as the key file (0600, the user's own, a regular file).
     static func readFile(_ file: String) throws -> String {
+        try PassphraseRules.requirePrivateFile(file)
         guard let data = FileManager.default.contents(atPath: file) else {
             throw StoreError.keySource(source: "passphrase",
                 detail: "\(file) (AUTHDECK_PASSPHRASE_FILE): " + (FileManager.default.fileExists(atPath: file) ? "not readable" : "no such file"))

@@ -369,7 +369,15 @@ import Glibc
         #expect(bad.status == 1)
         #expect(bad.stderr == "authdeck: configuration URL: setting 2 (OAMMSURL): must be an http(s) URL (found \"ftp://h\"); nothing was written\n")
         #expect(try String(contentsOfFile: configPath, encoding: .utf8) == before)
-        let url = "wp://settings?AuthServerType::=OAMMSAuthentication&OAMMSURL::=http://host123.us.example.com:14100&OAMMSServiceDomain::=MobileServiceDomain&ApplicationName::=WhitePages&Color::=blue"
+        // Issue 26: plain http to another machine (a cloud metadata address) is refused.
+        let plain = try run("config", "import-url", "wp://settings?AuthServerType::=OAMMSAuthentication&OAMMSURL::=http://169.254.169.254/latest")
+        #expect(plain.status == 1 && plain.stderr.contains("setting 2 (OAMMSURL): must be an https URL"), "\(plain.stderr)")
+        #expect(try String(contentsOfFile: configPath, encoding: .utf8) == before)
+        // Issue 26: a look-alike host is shown beside its ASCII (punycode) form.
+        let lookalike = try run("config", "import-url", "wp://settings?AuthServerType::=OAMMSAuthentication&OAMMSURL::=https://login.pаypal.example&ApplicationName::=Lookalike")
+        #expect(lookalike.status == 0, "\(lookalike.stderr)")
+        #expect(lookalike.stderr.contains("OAMMSURL: the host login.pаypal.example is login.xn--pypal-4ve.example in ASCII (punycode)"), "\(lookalike.stderr)")
+        let url = "wp://settings?AuthServerType::=OAMMSAuthentication&OAMMSURL::=https://host123.us.example.com:14100&OAMMSServiceDomain::=MobileServiceDomain&ApplicationName::=WhitePages&Color::=blue"
         let ok = try run("config", "import-url", url)
         #expect(ok.status == 0, "\(ok.stderr)")
         #expect(ok.stderr.contains("Ignored (not on the allow-list): Color"))
@@ -407,7 +415,7 @@ import Glibc
         try FileManager.default.moveItem(atPath: configPath, toPath: real)
         chmod(real, 0o600)
         try FileManager.default.createSymbolicLink(atPath: configPath, withDestinationPath: real)
-        let url = "wp://settings?AuthServerType::=OAMMSAuthentication&OAMMSURL::=http://host123.us.example.com:14100&OAMMSServiceDomain::=MobileServiceDomain&ApplicationName::=WhitePages"
+        let url = "wp://settings?AuthServerType::=OAMMSAuthentication&OAMMSURL::=https://host123.us.example.com:14100&OAMMSServiceDomain::=MobileServiceDomain&ApplicationName::=WhitePages"
         let r = try run("config", "import-url", url)
         #expect(r.status == 0, "\(r.stderr)")
         #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: configPath)) == real, "config.toml must stay a link")

@@ -87,6 +87,38 @@ import AuthDeckPlatform
         }
     }
 
+    /// Issue 26: a passphrase file with mode 0644 was accepted (a 0640 key file is refused),
+    /// and so was a one-space passphrase. The file now follows the key file's rule, to unlock
+    /// and to choose; a new passphrase needs 8 characters, not all spaces.
+    @Test func aLoosePassphraseFileAndAShortNewPassphraseAreRefused() throws {
+        let before = try sealedValues()
+        let good = try writeSecretFile("pass", "a good passphrase\n")
+        let loose = try writeSecretFile("loose", "a good passphrase\n")
+        chmod(loose, 0o644)
+        let refusedLoose = try runner.run(["key", "migrate", "--to", "passphrase"], env: ["AUTHDECK_PASSPHRASE_FILE": loose])
+        #expect(refusedLoose.status != 0, "a 0644 passphrase file is refused")
+        #expect(refusedLoose.stderr.contains("passphrase file mode is 0644") && refusedLoose.stderr.contains("chmod 600 \(loose)"), "\(refusedLoose.stderr)")
+        var refusals = [refusedLoose.stderr]
+        for (name, text) in [("space", " \n"), ("short", "seven77\n"), ("spaces", "          \n")] {
+            let r = try runner.run(["key", "migrate", "--to", "passphrase"], env: ["AUTHDECK_PASSPHRASE_FILE": try writeSecretFile(name, text)])
+            #expect(r.status != 0, "\(name): refused")
+            #expect(r.stderr.contains("a new passphrase needs at least 8 characters") || r.stderr.contains("cannot be only spaces"), "\(name): \(r.stderr)")
+            refusals.append(r.stderr)
+        }
+        #expect(try sealedValues() == before, "nothing changed")
+        #expect(try runner.run(["status", "--json"]).stdout.contains("key file"), "still sealed with the key file")
+        // A good file, then the same passphrase through a loose file to unlock: refused too.
+        let migrate = try runner.run(["key", "migrate", "--to", "passphrase"], env: ["AUTHDECK_PASSPHRASE_FILE": good])
+        #expect(migrate.status == 0, "\(migrate.stderr)")
+        let unlockLoose = try runner.run(["token", Self.account], env: ["AUTHDECK_PASSPHRASE_FILE": loose])
+        #expect(unlockLoose.status != 0 && unlockLoose.stdout.isEmpty && unlockLoose.stderr.contains("chmod 600"), "\(unlockLoose.stderr)")
+        chmod(loose, 0o640)
+        let unlockGroup = try runner.run(["token", Self.account], env: ["AUTHDECK_PASSPHRASE_FILE": loose])
+        #expect(unlockGroup.status != 0 && unlockGroup.stderr.contains("mode is 0640"), "\(unlockGroup.stderr)")
+        #expect(try runner.run(["token", Self.account], env: ["AUTHDECK_PASSPHRASE_FILE": good]).status == 0)
+        print("passphrase rules: \(refusals.count + 2) refused (0644 to choose, 3 short or blank, 0644 and 0640 to unlock), 2 accepted")
+    }
+
     /// The start of a script run under `dbus-run-session`: an unlocked gnome-keyring-daemon
     /// serving the Secret Service, waited for, and killed (with the bus) however the script ends.
     static let keyringSession = """

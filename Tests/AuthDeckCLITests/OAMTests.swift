@@ -336,6 +336,40 @@ import AuthDeckPlatform
         return out
     }
 
+    /// Issue 26: `import cert` of a PKCS#12 bundle asking for a huge iteration count pinned a
+    /// CPU (2^31−1: hours). The count is read first and a bundle past 1,000,000 is refused
+    /// before any key is derived. The bundle: OpenSSL's, exported with 65,536 iterations
+    /// (DER `02 03 01 00 00`), each count then set to 8,388,607 (`02 03 7F FF FF`).
+    @Test func aPKCS12BundleAskingForTooManyIterationsIsRefusedAtOnce() throws {
+        try makePKI()
+        try home.writeConfig(provider("mtls", preset: "12c"))
+        let d = home.path
+        try openssl([["pkcs12", "-export", "-in", "\(d)/client.pem", "-inkey", "\(d)/client.key", "-out", "\(d)/iter.p12", "-passout", "pass:p12-pass",
+                      "-iter", "65536"]])
+        var bytes = [UInt8](try #require(FileManager.default.contents(atPath: "\(d)/iter.p12")))
+        var patched = 0
+        for i in 0..<(bytes.count - 4) where bytes[i..<(i + 5)] == [0x02, 0x03, 0x01, 0x00, 0x00] {
+            bytes.replaceSubrange((i + 2)..<(i + 5), with: [0x7F, 0xFF, 0xFF])
+            patched += 1
+        }
+        #expect(patched >= 2, "the MAC's and the encryption's counts were found (\(patched))")
+        try Data(bytes).write(to: URL(fileURLWithPath: "\(d)/huge.p12"))
+        var r = runner
+        r.environment["AUTHDECK_PASSWORD"] = "p12-pass"
+        let started = Date()
+        let refused = try r.run(["import", "cert", "\(d)/huge.p12", "--provider", "mtls"])
+        let took = Date().timeIntervalSince(started)
+        print("import cert, 8,388,607 iterations: exit \(refused.status) in \(String(format: "%.2f", took)) s (\(patched) counts patched)")
+        #expect(refused.status == 1, "\(refused.stderr)")
+        #expect(refused.stderr.contains("huge.p12: the PKCS#12 bundle asks for 8,388,607 key-derivation iterations, more than the 1,000,000 authdeck allows"),
+                "\(refused.stderr)")
+        #expect(took < 3, "refused before deriving anything (took \(took) s)")
+        #expect(try identityRows().isEmpty)
+        // The same bundle unpatched (65,536) is under the cap and imports.
+        let fine = try r.run(["import", "cert", "\(d)/iter.p12", "--provider", "mtls"])
+        #expect(fine.status == 0, "\(fine.stderr)")
+    }
+
     @Test func aClientCertificateIsCheckedAtImportAndReplacesThePreviousOne() throws {
         try makePKI()
         try makeExpiredClient()

@@ -113,6 +113,62 @@ import Glibc
         #expect(missing.stderr.contains("answered HTTP 404"))
     }
 
+    /// The staged downloads beside `file` (`.NAME.authdeck-*`).
+    func staged(beside file: String) -> [String] {
+        let dir = (file as NSString).deletingLastPathComponent, name = (file as NSString).lastPathComponent
+        return ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasPrefix(".\(name).authdeck-") }.sorted()
+    }
+
+    /// Issue 26: Ctrl-C, SIGTERM or SIGHUP during `request -o FILE`'s body left
+    /// `.FILE.authdeck-XXXX` for ever. Each signal now removes it on the way out, and FILE is
+    /// left as it was.
+    @Test(arguments: [SIGINT, SIGTERM, SIGHUP])
+    func aSignalDuringTheBodyRemovesTheStagedFile(signal: Int32) throws {
+        try signIn()
+        let harness = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../harness/http-fixture").standardized.path
+        let port = FreePort.pick()
+        let server = try LiveProcess(harness, [String(port)], environment: ["PATH": "/usr/bin:/bin"])
+        _ = try server.waitFor("the fixture server") { $0.contains("ready") ? true : nil }
+        let out = home.file("slow-\(signal).txt")
+        try "KEEP\n".write(toFile: out, atomically: true, encoding: .utf8)
+        let live = try LiveProcess(runner.executable, ["request", "work", "http://127.0.0.1:\(port)/slow", "-o", out], environment: runner.environment)
+        // In the body: the staged file has its first bytes.
+        let stagedName = try live.waitFor(timeout: 20, "the body to start") { _ -> String? in
+            guard let name = staged(beside: out).first else { return nil }
+            let size = (try? FileManager.default.attributesOfItem(atPath: home.file(name))[.size] as? Int) ?? 0
+            return size > 0 ? name : nil
+        }
+        kill(live.pid, signal)
+        let status = try live.wait(timeout: 10)
+        print("request -o, signal \(signal) in the body: exit \(status), staged \(stagedName) left: \(staged(beside: out))")
+        #expect(status == signal || status == 128 + signal, "ended by the signal (\(status))")
+        #expect(staged(beside: out).isEmpty, "signal \(signal): \(staged(beside: out)) left beside \(out)")
+        #expect(try String(contentsOfFile: out, encoding: .utf8) == "KEEP\n", "the file is left as it was")
+        withExtendedLifetime(server) {}
+    }
+
+    /// Issue 26: staged files left by a SIGKILLed `request -o` are swept by the next download
+    /// beside the same file once an hour old — only the exact pattern, only regular files.
+    @Test func oldStagedFilesBesideTheOutputAreSwept() throws {
+        try signIn()
+        let out = home.file("swept.json")
+        let old = home.file(".swept.json.authdeck-1x2y3z"), fresh = home.file(".swept.json.authdeck-4a5b6c")
+        let lookalikes = [home.file(".swept.json.authdeck-1x2y3z.keep"), home.file(".swept.json.authdeck-UPPER"),
+                          home.file(".other.json.authdeck-1x2y3z"), home.file("swept.json.authdeck-1x2y3z")]
+        for path in [old, fresh] + lookalikes { try "partial".write(toFile: path, atomically: false, encoding: .utf8) }
+        let twoHoursAgo = Date().addingTimeInterval(-7200)
+        for path in [old] + lookalikes { try FileManager.default.setAttributes([.modificationDate: twoHoursAgo], ofItemAtPath: path) }
+        let oldDir = home.file(".swept.json.authdeck-9z9z9z")
+        try FileManager.default.createDirectory(atPath: oldDir, withIntermediateDirectories: false)
+        try FileManager.default.setAttributes([.modificationDate: twoHoursAgo], ofItemAtPath: oldDir)
+        let r = try run("request", "work", "\(idp.url)/api/me", "-o", out)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: old), "an hour-old staged file is swept")
+        #expect(FileManager.default.fileExists(atPath: fresh), "a recent one may be another download under way")
+        for path in lookalikes + [oldDir] { #expect(FileManager.default.fileExists(atPath: path), "\(path) is not ours to remove") }
+        print("request -o sweep: 1 old staged file removed; 1 recent, 4 look-alikes and 1 directory kept")
+    }
+
     /// Attack 1: `request … -o FILE` deleted the file on a failed request, emptied a symlink's
     /// target and removed the link, wrote an error body over the file, and deleted a device node.
     @Test func requestOutputFileIsNeverDeletedOrEmptiedByAFailure() throws {

@@ -211,6 +211,7 @@ import AuthDeckPlatform
         try seedFixture()
         let file = home.file("pass")
         try "tui passphrase 42\n".write(toFile: file, atomically: true, encoding: .utf8)
+        chmod(file, 0o600)
         let migrate = try BinaryRunner(product: "authdeck", environment: environment)
             .run(["key", "migrate", "--to", "passphrase"], env: ["AUTHDECK_PASSPHRASE_FILE": file])
         #expect(migrate.status == 0, "\(migrate.stderr)")

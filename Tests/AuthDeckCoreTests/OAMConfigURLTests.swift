@@ -3,16 +3,16 @@ import AuthDeckCore
 
 /// The OAM configuration URL: the SDK guide's example, and every malformed shape named.
 @Suite struct OAMConfigURLTests {
-    static let example = "wp://settings?AuthServerType::=OAMMSAuthentication&OAMMSURL::=http://host123.us.example.com:14100&OAMMSServiceDomain::=MobileServiceDomain&ApplicationName::=WhitePages"
+    static let example = "wp://settings?AuthServerType::=OAMMSAuthentication&OAMMSURL::=https://host123.us.example.com:14100&OAMMSServiceDomain::=MobileServiceDomain&ApplicationName::=WhitePages"
 
     @Test func theGuidesExampleParses() throws {
         let c = try OAMConfigURL.parse(Self.example)
-        #expect(c.settings == ["AuthServerType": "OAMMSAuthentication", "OAMMSURL": "http://host123.us.example.com:14100",
+        #expect(c.settings == ["AuthServerType": "OAMMSAuthentication", "OAMMSURL": "https://host123.us.example.com:14100",
                                "OAMMSServiceDomain": "MobileServiceDomain", "ApplicationName": "WhitePages"])
         #expect(c.ignored.isEmpty)
         #expect(c.suggestedID == "whitepages")
         let p = c.profile(id: "wp")
-        #expect(p.kind == .oam && p.endpoints["base"] == "http://host123.us.example.com:14100")
+        #expect(p.kind == .oam && p.endpoints["base"] == "https://host123.us.example.com:14100")
         #expect(p.options["service_domain"] == "MobileServiceDomain" && p.options["preset"] == "11g-ms")
     }
 
@@ -27,18 +27,18 @@ import AuthDeckCore
         ("wp://settings", "no settings: expected ?Key::=Value after the host"),
         ("wp://settings?", "no settings after \"?\""),
         ("wp://settings?AuthServerType=OAMMSAuthentication", "setting 1 \"AuthServerType=OAMMSAuthentication\" has no \"::=\" between key and value"),
-        ("wp://settings?AuthServerType::=OAMMSAuthentication&&OAMMSURL::=http://h", "setting 2 is empty (two '&' in a row?)"),
+        ("wp://settings?AuthServerType::=OAMMSAuthentication&&OAMMSURL::=https://h", "setting 2 is empty (two '&' in a row?)"),
         ("wp://settings?::=x", "setting 1 has an empty key"),
         ("wp://settings?AuthServerType::=OAMMSAuthentication&AuthServerType::=OAuth2.0", "setting 2: AuthServerType is given twice"),
         ("wp://settings?AuthServerType::=SAML", "setting 1 (AuthServerType): must be OAMMSAuthentication or OAuth2.0 (found \"SAML\")"),
         ("wp://settings?AuthServerType::=OAMMSAuthentication&OAMMSURL::=ftp://host", "setting 2 (OAMMSURL): must be an http(s) URL (found \"ftp://host\")"),
-        ("wp://settings?AuthServerType::=OAMMSAuthentication&OAMMSURL::=http://", "setting 2 (OAMMSURL): has no valid host (found \"http://\")"),
-        ("wp://settings?AuthServerType::=OAMMSAuthentication&OAMMSURL::=http://h:99999", "setting 2 (OAMMSURL): has a bad port (found \"http://h:99999\")"),
+        ("wp://settings?AuthServerType::=OAMMSAuthentication&OAMMSURL::=https://", "setting 2 (OAMMSURL): has no valid host (found \"https://\")"),
+        ("wp://settings?AuthServerType::=OAMMSAuthentication&OAMMSURL::=https://h:99999", "setting 2 (OAMMSURL): has a bad port (found \"https://h:99999\")"),
         ("wp://settings?AuthServerType::=OAMMSAuthentication&OAMMSURL::=http%3A%2F%2Fh%ZZ", "setting 2 (OAMMSURL): bad percent-encoding in the value"),
-        ("wp://settings?AuthServerType::=OAMMSAuthentication&OAMMSURL::=http://h&OfflineAuthAllowed::=yes", "setting 3 (OfflineAuthAllowed): must be true or false (found \"yes\")"),
-        ("wp://settings?AuthServerType::=OAMMSAuthentication&OAMMSURL::=http://h&MaxLoginAttempts::=0", "setting 3 (MaxLoginAttempts): must be a whole number of at least 1 (found \"0\")"),
-        ("wp://settings?AuthServerType::=OAMMSAuthentication&OAMMSURL::=http://h&CryptoScheme::=ROT13", "setting 3 (CryptoScheme): is not a known CryptoScheme (found \"ROT13\")"),
-        ("wp://settings?OAMMSURL::=http://h", "AuthServerType is missing (OAMMSAuthentication or OAuth2.0)"),
+        ("wp://settings?AuthServerType::=OAMMSAuthentication&OAMMSURL::=https://h&OfflineAuthAllowed::=yes", "setting 3 (OfflineAuthAllowed): must be true or false (found \"yes\")"),
+        ("wp://settings?AuthServerType::=OAMMSAuthentication&OAMMSURL::=https://h&MaxLoginAttempts::=0", "setting 3 (MaxLoginAttempts): must be a whole number of at least 1 (found \"0\")"),
+        ("wp://settings?AuthServerType::=OAMMSAuthentication&OAMMSURL::=https://h&CryptoScheme::=ROT13", "setting 3 (CryptoScheme): is not a known CryptoScheme (found \"ROT13\")"),
+        ("wp://settings?OAMMSURL::=https://h", "AuthServerType is missing (OAMMSAuthentication or OAuth2.0)"),
         ("wp://settings?AuthServerType::=OAMMSAuthentication", "OAMMSURL is required when AuthServerType is OAMMSAuthentication"),
         ("wp://settings?AuthServerType::=OAuth2.0&OAuthClientSecret::=s3cret", "setting 2 (OAuthClientSecret): secrets are not taken from a configuration URL; use client_secret_file or client_secret_env"),
         ("w p://settings?AuthServerType::=OAuth2.0", "the scheme \"w p\" is not a URL scheme"),
@@ -76,5 +76,29 @@ import AuthDeckCore
         #expect(o.remembrance(requested: OAMCredentialOptions.Remembrance.none) == OAMCredentialOptions.Remembrance.none)
         #expect(o.maxLoginAttempts == 3 && !o.offlineAuthAllowed)
         #expect(OAMCredentialOptions([:]).maxLoginAttempts == 1)
+    }
+
+    /// Issue 26: `http://` endpoints (a cloud metadata address among them) were accepted, and a
+    /// password sign-in then sent the password in clear. https only; http only on loopback.
+    @Test func plainHttpIsRefusedExceptOnLoopback() throws {
+        for host in ["host123.us.example.com:14100", "169.254.169.254"] {
+            do {
+                _ = try OAMConfigURL.parse("wp://settings?AuthServerType::=OAMMSAuthentication&OAMMSURL::=http://\(host)")
+                Issue.record("accepted http://\(host)")
+            } catch let e as OAMConfigURL.ParseError {
+                #expect(e.description.contains("setting 2 (OAMMSURL): must be an https URL"), "\(e)")
+            }
+        }
+        let local = try OAMConfigURL.parse("wp://settings?AuthServerType::=OAuth2.0&OAuthTokenEndpoint::=http://127.0.0.1:9000/token")
+        #expect(local.settings["OAuthTokenEndpoint"] == "http://127.0.0.1:9000/token", "the emulator on loopback is fine")
+    }
+
+    /// Issue 26: a look-alike (homoglyph) host was shown only as Unicode. Its ASCII form is
+    /// now shown beside it.
+    @Test func anInternationalisedHostIsShownInPunycodeToo() throws {
+        let c = try OAMConfigURL.parse("wp://settings?AuthServerType::=OAuth2.0&OAuthTokenEndpoint::=https://login.pаypal.example/token"
+                                       + "&OAuthAuthZEndpoint::=https://login.example.com/authorize")
+        #expect(c.internationalHosts == ["OAuthTokenEndpoint: the host login.pаypal.example is login.xn--pypal-4ve.example in ASCII (punycode); "
+                                          + "an internationalised name can imitate another, so check it is the host you expect"])
     }
 }

@@ -53,13 +53,84 @@ import Glibc
         #expect(form["redirect_uri"]?.hasPrefix("http://127.0.0.1:") == true)
     }
 
-    @Test func aWrongStateIsRefusedAndNothingIsRedeemed() async throws {
+    /// Plays a hostile local process and then the browser: opens an idle connection to the
+    /// loopback port and leaves it silent, sends `forged` redirects with a wrong state, then
+    /// (unless `right` is false) the right redirect.
+    struct HostileThenBrowser: SignInPresenter {
+        let forged: Int
+        let right: Bool
+        let idle: IdleSocket
+        func present(_ prompt: SignInPrompt) async {
+            guard case .browser(let url, _) = prompt, let q = url.split(separator: "?").last,
+                  let params = FormEncoding.decode(String(q)) else { return }
+            let p = Dictionary(params, uniquingKeysWith: { a, _ in a })
+            let redirect = p["redirect_uri"]!
+            let port = UInt16(redirect.split(separator: ":").last!.split(separator: "/").first!)!
+            idle.connect(port: port)
+            let forged = self.forged, right = self.right
+            Thread.detachNewThread {
+                func get(_ target: String) {
+                    let curl = Process()
+                    curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+                    curl.arguments = ["-s", "-o", "/dev/null", "--max-time", "10", target]
+                    try? curl.run()
+                    curl.waitUntilExit()
+                }
+                for _ in 0..<forged { get(redirect + "?" + FormEncoding.encode([("code", "forged-code"), ("state", "wrong")])) }
+                if right { get(redirect + "?" + FormEncoding.encode([("code", "the-code"), ("state", p["state"]!), ("iss", "https://idp.test")])) }
+            }
+        }
+    }
+
+    /// A TCP connection to the loopback listener that never sends a byte, closed by the test.
+    final class IdleSocket: @unchecked Sendable {
+        var fd: Int32 = -1
+        func connect(port: UInt16) {
+            fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var addr = sockaddr_in()
+            addr.sin_family = sa_family_t(AF_INET)
+            addr.sin_port = port.bigEndian
+            addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+            _ = withUnsafePointer(to: &addr) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+        }
+        deinit { if fd >= 0 { close(fd) } }
+    }
+
+    func hostileRun(forged: Int, right: Bool, timeout: TimeSpan) async throws -> (TokenSet, FakeHTTPClient) {
+        let http = FakeHTTPClient(json: [(200, #"{"access_token":"at","token_type":"Bearer","expires_in":60}"#)])
+        let flow = AuthorizationCodeFlow(
+            authorizationEndpoint: "https://idp.test/authorize",
+            token: TokenEndpoint(url: "https://idp.test/token", client: OAuthClient(id: "c", authentication: .none), http: http),
+            scopes: ["openid"], issuer: "https://idp.test", issRequired: false, redirect: .init(), clock: FixedClock(Instant(secondsSinceEpoch: 0)))
+        let idle = IdleSocket()
+        defer { withExtendedLifetime(idle) {} }
+        let (tokens, _) = try await flow.run(presenter: HostileThenBrowser(forged: forged, right: right, idle: idle), browser: nil, timeout: timeout)
+        return (tokens, http)
+    }
+
+    /// Issue 26: one forged `GET /callback?state=wrong` from any local process ended the
+    /// sign-in with state_mismatch, and an idle connection held the listener 5 s. Now the
+    /// forged redirects are ignored, the idle connection waits beside the others, and the
+    /// right redirect signs in at once.
+    @Test func aForgedRedirectAndAnIdleConnectionNeitherEndNorDelayTheSignIn() async throws {
+        let started = Date()
+        let (tokens, http) = try await hostileRun(forged: 2, right: true, timeout: .seconds(20))
+        let took = Date().timeIntervalSince(started)
+        #expect(tokens.accessToken == Secret("at"))
+        #expect(http.form(0)["code"] == "the-code", "the forged code is never redeemed")
+        #expect(took < 4, "an idle connection must not hold up the right redirect (took \(took) s)")
+    }
+
+    /// A wrong state alone ends at the timeout, and the message counts what was ignored.
+    @Test func aWrongStateAloneEndsAtTheTimeoutCountingTheIgnoredRedirects() async throws {
         do {
-            _ = try await run { _ in [("code", "x"), ("state", "forged")] }
+            _ = try await hostileRun(forged: 2, right: false, timeout: .seconds(3))
             Issue.record("accepted a forged state")
         } catch let f as AuthFailure {
-            // The forged redirect is ignored by the page logic but the flow still ends on it.
-            #expect(f.code == "state_mismatch")
+            #expect(f.code == "timeout", "\(f)")
+            #expect(f.remedy.contains("2 redirects with the wrong state (not from this sign-in) were ignored"), "\(f.remedy)")
         }
     }
 

@@ -78,6 +78,34 @@ import AuthDeckOAuth
                 == "idp.test answered HTTP 404 with text/html, not an OAuth error; check the provider's endpoints")
     }
 
+    /// Issue 26: `login --password` sent the password in clear to a plain-http endpoint (one a
+    /// configuration URL had named). Refused before anything is sent; https and loopback go.
+    @Test func aPasswordIsNeverSentOverPlainHttpToAnotherMachine() async throws {
+        let grant = [("grant_type", "password"), ("username", "taro"), ("password", "PW-SECRET-1")]
+        for url in ["http://idp.example/token", "http://169.254.169.254/token", "HTTP://IDP.EXAMPLE:80/token"] {
+            let http = FakeHTTPClient(json: [(200, #"{"access_token":"at","token_type":"Bearer","expires_in":60}"#)])
+            let endpoint = TokenEndpoint(url: url, client: OAuthClient(id: "c", authentication: .none), http: http)
+            do {
+                _ = try await endpoint.request(grant, grant: .password, secrets: ["PW-SECRET-1"], now: now)
+                Issue.record("sent a password to \(url)")
+            } catch let f as AuthFailure {
+                #expect(f.code == "insecure_endpoint" && f.remedy.contains("over plain http") && !f.remedy.contains("PW-SECRET-1"), "\(f)")
+            }
+            #expect(http.requests.isEmpty, "nothing was sent to \(url)")
+        }
+        for url in ["https://idp.example/token", "http://127.0.0.1:8080/token", "http://localhost:8080/token"] {
+            let http = FakeHTTPClient(json: [(200, #"{"access_token":"at","token_type":"Bearer","expires_in":60}"#)])
+            let endpoint = TokenEndpoint(url: url, client: OAuthClient(id: "c", authentication: .none), http: http)
+            let tokens = try await endpoint.request(grant, grant: .password, secrets: ["PW-SECRET-1"], now: now)
+            #expect(tokens.accessToken == Secret("at") && http.requests.count == 1, "\(url)")
+        }
+        // Only the password grant is held to it here.
+        let http = FakeHTTPClient(json: [(200, #"{"access_token":"at","token_type":"Bearer","expires_in":60}"#)])
+        _ = try await TokenEndpoint(url: "http://idp.example/token", client: OAuthClient(id: "c", authentication: .none), http: http)
+            .request([("grant_type", "client_credentials")], grant: .clientCredentials, secrets: [], now: now)
+        #expect(http.requests.count == 1)
+    }
+
     @Test func secretsAreRedactedFromServerText() async {
         let f = await failure(400, #"{"error":"invalid_grant","error_description":"token RT-SECRET-1 is bad\r\nTrace ID: 1"}"#)
         #expect(f?.remedy.contains("RT-SECRET-1") == false)

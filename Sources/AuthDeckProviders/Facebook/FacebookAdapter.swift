@@ -151,7 +151,7 @@ public struct FacebookAdapter: ProviderAdapter {
         await presenter.present(.browser(url: url, opened: opened))
         let params: [String: String]
         do {
-            params = try await listener.awaitRedirect(timeout: Double(options.timeout.seconds)) { p in
+            params = try await listener.awaitRedirect(timeout: Double(options.timeout.seconds), state: state) { p in
                 p["state"] == state ? (200, "<h1>Done</h1><p>Return to authdeck.</p>") : (400, "<h1>Not this sign-in</h1>")
             }
         } catch {

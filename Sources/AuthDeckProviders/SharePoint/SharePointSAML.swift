@@ -26,7 +26,13 @@ struct SharePointSAML: Sendable {
     }
 
     /// Requests a compact SAML token for the site; parses faults into remedies.
+    /// The password goes only to an https login URL (or one on loopback): never readable on the way.
     func requestToken(username: String, password: Secret) async throws -> String {
+        guard TransportSecurity.keepsPrivate(settings.loginURL) else {
+            throw AuthFailure(.misconfigured, code: "insecure_endpoint",
+                              remedy: "refusing to send the password to \(TerminalText.inert(settings.loginURL)) over plain http, where it could be read on the way; "
+                                  + "use an https login URL (http is allowed only to this machine); nothing was sent")
+        }
         let envelope = Self.envelope(to: "\(settings.loginURL)/extSTS.srf", username: username, password: password.exposedValue,
                                      appliesTo: "https://\(settings.site)/_forms/default.aspx?wa=wsignin1.0")
         var request = HTTPRequest(method: "POST", url: "\(settings.loginURL)/extSTS.srf",

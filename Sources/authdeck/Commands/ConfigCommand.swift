@@ -33,6 +33,7 @@ struct ConfigImportURLCommand: AsyncParsableCommand {
             profile.clientId = clientId
         }
         try ConfigWriter.append(profile, to: context.configPath)
+        for line in parsed.internationalHosts { Output.note(line) }
         if !parsed.ignored.isEmpty { Output.note("Ignored (not on the allow-list): \(parsed.ignored.map(TerminalText.inert).joined(separator: ", "))") }
         Output.raw("Added provider \"\(id)\" (kind oam) to \(context.configPath).\n")
         if profile.clientId == nil {

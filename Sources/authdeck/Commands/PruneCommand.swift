@@ -55,11 +55,10 @@ struct PruneCommand: AsyncParsableCommand {
         let store = try context.openStore()
         let pruning = Pruning(store: store, clock: context.clock)
         if undo { return try restore(pruning) }
-        let candidates = try pruning.candidates(try context.loadConfig(), reasons: Set(reason), provider: provider, unusedAfter: olderThan.flatMap(TimeSpan.init(parsing:)))
-        let rows = candidates.map {
-            CandidateJSON(id: $0.account.id, provider: $0.account.providerId, username: $0.account.username,
-                          reason: $0.reason.key, detail: $0.reason.sentence)
-        }
+        let config = try context.loadConfig()
+        let unusedAfter = olderThan.flatMap(TimeSpan.init(parsing:))
+        let candidates = try pruning.candidates(config, reasons: Set(reason), provider: provider, unusedAfter: unusedAfter)
+        let rows = candidates.map(Self.row)
         if dryRun || candidates.isEmpty {
             if json { return try Output.json(ResultJSON(dry_run: dryRun, pruned: rows, restored: [], purged: [])) }
             Output.raw(candidates.isEmpty ? "Nothing to prune.\n" : listing(rows) + "\n\(rows.count) would be pruned (dry run).\n")
@@ -75,9 +74,19 @@ struct PruneCommand: AsyncParsableCommand {
                 return
             }
         }
-        let purged = try pruning.quarantine(candidates)
-        if json { return try Output.json(ResultJSON(dry_run: false, pruned: rows, restored: [], purged: purged.map(\.id))) }
-        Output.raw(listing(rows) + "\nPruned \(rows.count). Undo with `authdeck prune --undo`.\n")
+        // The verdicts are taken again as the accounts are moved: one signed in since the
+        // preview is kept, and said so.
+        let outcome = try pruning.quarantine(candidates, config: config, unusedAfter: unusedAfter)
+        for sentence in outcome.kept { Output.note(sentence) }
+        let pruned = outcome.quarantined.map(Self.row)
+        if json { return try Output.json(ResultJSON(dry_run: false, pruned: pruned, restored: [], purged: outcome.purged.map(\.id))) }
+        if pruned.isEmpty { return Output.raw("Nothing pruned.\n") }
+        Output.raw((yes ? listing(pruned) + "\n" : "") + "Pruned \(pruned.count). Undo with `authdeck prune --undo`.\n")
+    }
+
+    static func row(_ candidate: PruneCandidate) -> CandidateJSON {
+        CandidateJSON(id: candidate.account.id, provider: candidate.account.providerId, username: candidate.account.username,
+                      reason: candidate.reason.key, detail: candidate.reason.sentence)
     }
 
     func listing(_ rows: [CandidateJSON]) -> String {

@@ -1,4 +1,5 @@
 import Foundation
+import AuthDeckPlatform
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,7 +10,9 @@ import Glibc
 /// A file is downloaded into a new private file beside it (beside a symlink's target) and
 /// renamed over it on success, so a failed request or an error answer leaves the old content
 /// in place; on failure only that new file is removed. A non-regular file is never truncated
-/// or removed.
+/// or removed. A signal that ends the process (Ctrl-C, SIGTERM, SIGHUP) removes the new file
+/// too (`SignalShield.removeOnSignal`); one left by SIGKILL or a crash is swept by a later
+/// download beside the same file once it is an hour old (`OutputFile+Sweep`).
 final class OutputFile: @unchecked Sendable {
     let path: String?
     let fd: Int32
@@ -59,13 +62,21 @@ final class OutputFile: @unchecked Sendable {
         let slash = target.lastIndex(of: "/")
         let directory = slash.map { String(target[..<$0]) } ?? "."
         let name = slash.map { String(target[target.index(after: $0)...]) } ?? target
-        let stagedPath = "\(directory.isEmpty ? "" : directory)/.\(name).authdeck-\(String(UInt64.random(in: 0...UInt64.max), radix: 36))"
+        Self.sweep(directory: directory.isEmpty ? "/" : directory, name: name)
+        let stagedPath = "\(directory.isEmpty ? "" : directory)/.\(name)\(Self.stagedMarker)\(String(UInt64.random(in: 0...UInt64.max), radix: 36))"
+        // Named before it exists: a signal between the two removes nothing that is not ours.
+        SignalShield.removeOnSignal(stagedPath)
         let opened = open(stagedPath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard opened >= 0 else { throw failure("cannot create a file beside it (\(String(cString: strerror(errno))))") }
+        guard opened >= 0 else {
+            let reason = String(cString: strerror(errno))
+            SignalShield.removeOnSignal(nil)
+            throw failure("cannot create a file beside it (\(reason))")
+        }
         guard fchmod(opened, mode) == 0 else {
             let reason = String(cString: strerror(errno))
             close(opened)
             unlink(stagedPath)
+            SignalShield.removeOnSignal(nil)
             throw failure(reason)
         }
         fd = opened
@@ -95,6 +106,7 @@ final class OutputFile: @unchecked Sendable {
             close(fd)
             return
         }
+        defer { SignalShield.removeOnSignal(nil) }
         if fsync(fd) != 0 || close(fd) != 0 || rename(staged, destination) != 0 {
             let reason = String(cString: strerror(errno))
             unlink(staged)
@@ -106,6 +118,9 @@ final class OutputFile: @unchecked Sendable {
     func abandon() {
         guard path != nil else { return }
         close(fd)
-        if let staged { unlink(staged) }
+        if let staged {
+            unlink(staged)
+            SignalShield.removeOnSignal(nil)
+        }
     }
 }
