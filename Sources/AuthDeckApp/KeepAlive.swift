@@ -97,7 +97,7 @@ public struct KeepAlive {
 
     mutating func tellNeedsSignIn(_ account: Account, remedy: String, config: DeckConfig, hooks: any HookSink) async {
         guard toldNeedsSignIn.insert(account.id).inserted else { return }
-        log("\(account.id) needs a sign-in: \(TerminalText.inert(remedy)) (`authdeck login \(account.providerId)`)")
+        log("needs a sign-in: " + Remedy.signInAgain(TerminalText.inert(remedy), account: account))
         if let command = config.hooks.onNeedsSignIn {
             await hooks.run(command, event: "needs_sign_in", account: account, expiresAt: nil, message: remedy)
         }

@@ -1,5 +1,6 @@
 import AuthDeckCore
 import AuthDeckConfig
+import AuthDeckStore
 import AuthDeckProviders
 
 /// Renewing accounts silently on request (`authdeck refresh`): a named account now, or every
@@ -95,6 +96,15 @@ public struct Refresh: Sendable {
             return Result(id: id, expiresAt: renewed.credentials.usableUntil(at: wiring.clock.now(), skew: .seconds(0)))
         } catch let failure as AuthFailure {
             return Result(id: id, failure: (failure.errorClass, failure.description))
+        } catch let refused as StoreError {
+            // An edited record or a newer authdeck's store: nothing a retry would change, so not
+            // "transient"; said once (the description already names the account).
+            let said = "\(refused)"
+            let remedy = said.hasPrefix(id + ": ") ? String(said.dropFirst(id.count + 2)) : said
+            switch refused {
+            case .accountTampered, .newerStore: return Result(id: id, failure: (.misconfigured, remedy))
+            default: return Result(id: id, failure: (.transient, remedy))
+            }
         } catch {
             return Result(id: id, failure: (.transient, "\(error)"))
         }

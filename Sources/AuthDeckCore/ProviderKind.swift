@@ -16,4 +16,12 @@ public enum ProviderKind: String, CaseIterable, Sendable, Codable {
         case .oidc: return "OIDC"
         }
     }
+
+    /// The label with its article, for sentences ("an Azure AD account", never "a azuread").
+    public var labelWithArticle: String {
+        switch self {
+        case .azuread, .oam, .oidc: return "an " + label
+        case .sharepoint, .facebook: return "a " + label
+        }
+    }
 }

@@ -7,10 +7,19 @@ public enum SealingContext {
     /// The data key as wrapped by a key source (`file`, `passphrase`, `keyring`).
     public static func dataKey(source: String) -> String { "authdeck/v1/meta/data_key/\(source)" }
     /// An access token is bound to its account, scopes and expiry as well as its row, so a
-    /// row moved to another account or given other scopes or a later expiry fails to open.
-    /// Each field is length-prefixed: ids and scopes may hold `/`. `scopes` and `requested`
-    /// are the stored, space-joined texts (`requested` nil when NULL); `expiresAt` the stored seconds.
-    public static func accessToken(_ id: String, account: String, scopes: String, requested: String?, expiresAt: Int64?) -> String {
+    /// row moved to another account or given other scopes or a later expiry fails to open —
+    /// and to its account's provider and subject (version 3), so no token survives a one-time
+    /// sealing replayed by a writer without the key. Each field is length-prefixed: ids and
+    /// scopes may hold `/`. `scopes` and `requested` are the stored, space-joined texts
+    /// (`requested` nil when NULL); `expiresAt` the stored seconds.
+    public static func accessToken(_ id: String, account: String, scopes: String, requested: String?, expiresAt: Int64?,
+                                   provider: String, subject: String) -> String {
+        "authdeck/v3/" + accessTokenV2(id, account: account, scopes: scopes, requested: requested, expiresAt: expiresAt)
+            .dropFirst("authdeck/v2/".count) + "/\(field(provider))/\(field(subject))"
+    }
+
+    /// The version-2 binding (account, scopes, expiry), read only by the one-time sealing.
+    public static func accessTokenV2(_ id: String, account: String, scopes: String, requested: String?, expiresAt: Int64?) -> String {
         let expiry = expiresAt.map { String($0) } ?? "none"
         let asked = requested.map { "\($0.utf8.count):\($0)" } ?? "none"
         return "authdeck/v2/access_tokens/\(id.utf8.count):\(id)/\(account.utf8.count):\(account)/\(scopes.utf8.count):\(scopes)/\(asked)/\(expiry)/value"
@@ -50,9 +59,17 @@ public enum SealingContext {
     /// its credentials are (provider, subject, username, realm) as associated data. Checked
     /// whenever the account's secrets are opened, by both binaries, so a row edited without
     /// the key (an account moved to another provider, two usernames swapped) is refused.
-    public static func account(_ id: String, provider: String, subject: String, username: String, realm: String?) -> String {
-        "authdeck/v3/accounts/\(field(id))/\(field(provider))/\(field(subject))/\(field(username))/\(realm.map(field) ?? "none")/seal"
+    /// Whether the account sits in the quarantine is bound too: which accounts an ACCOUNT
+    /// argument can match must not be a writer's choice.
+    public static func account(_ id: String, provider: String, subject: String, username: String, realm: String?,
+                               quarantined: Bool) -> String {
+        "authdeck/v3/accounts/\(field(id))/\(field(provider))/\(field(subject))/\(field(username))/\(realm.map(field) ?? "none")/"
+            + (quarantined ? "quarantined" : "active") + "/seal"
     }
+
+    /// The seal of the token fast-path record (`fast_token.v1` in meta): its clock-skew margin
+    /// decides until when the front serves a cached token.
+    public static func fastPath(_ encoded: String) -> String { "authdeck/v3/meta/fast_token/\(field(encoded))" }
 
     /// The seal of a cached discovery document or key set, whose sealed value is the body
     /// itself: bound to its URL and fetch time, so a cache rewritten without the key (another

@@ -30,8 +30,9 @@ struct CachedTokenReader {
         guard let configIdentity = TokenFastPath.configIdentity(path: configPath),
               Self.ownerOnly(location.directory, directory: true),
               Self.ownerOnly(location.databasePath), Self.ownerOnly(location.keyFilePath),
-              // SQLite would use a -wal, -shm or -journal that another user put beside the store.
-              ["-wal", "-shm", "-journal"].allSatisfy({ Self.absentOrOwnerOnly(location.databasePath + $0) }),
+              // SQLite would use a -wal, -shm or -journal that another user put beside the store:
+              // they are claimed (created exclusively, or found private and the user's) first.
+              StoreSidecars.claim(location.databasePath) == nil,
               let wrappingKey = Self.readKeyFile(location.keyFilePath),
               // "./": a relative name starting with "file:" is a file, never an SQLite URI.
               let db = try? SQLiteConnection(path: location.databasePath.hasPrefix("/") ? location.databasePath : "./" + location.databasePath)
@@ -50,8 +51,9 @@ struct CachedTokenReader {
             guard StoreLayout.migrations.contains(migrations.string(0)) else { return nil }
         }
         var meta: [String: [UInt8]] = [:]
-        let metaRows = try db.statement("SELECT key, value FROM meta WHERE key IN (?, ?, ?)",
-                                        [.text(StoreLayout.keySourceKey), .text(StoreLayout.dataKeyKey("file")), .text(TokenFastPath.metaKey)])
+        let metaRows = try db.statement("SELECT key, value FROM meta WHERE key IN (?, ?, ?, ?)",
+                                        [.text(StoreLayout.keySourceKey), .text(StoreLayout.dataKeyKey("file")), .text(TokenFastPath.metaKey),
+                                         .text(TokenFastPath.sealKey)])
         while try metaRows.next() { meta[metaRows.string(0)] = metaRows.bytes(1) }
         func text(_ key: String) -> String? { meta[key].map { String(decoding: $0, as: UTF8.self) } }
         guard (text(StoreLayout.keySourceKey) ?? "file") == "file",
@@ -60,6 +62,8 @@ struct CachedTokenReader {
               let wrapped = meta[StoreLayout.dataKeyKey("file")],
               let rawDataKey = SealedValue.open(wrapped, key: wrappingKey, context: SealingContext.dataKey(source: "file")) else { return nil }
         let dataKey = SymmetricKey(data: rawDataKey)
+        guard let recordSeal = meta[TokenFastPath.sealKey],
+              SealedValue.open(recordSeal, key: dataKey, context: SealingContext.fastPath(record.encoded)) != nil else { return nil }
 
         var accounts: [Account] = []
         let accountRows = try db.statement("SELECT id, provider_id, subject, username, display_name, created_at, last_used_at FROM accounts WHERE quarantined_at IS NULL ORDER BY provider_id, username, id")
@@ -76,7 +80,7 @@ struct CachedTokenReader {
         guard try sealRow.next(), let seal = sealRow.bytes(1),
               SealedValue.open(seal, key: dataKey, context: SealingContext.account(
                   account.id, provider: account.providerId, subject: account.subject, username: account.username,
-                  realm: sealRow.optionalString(0))) != nil else { return nil }
+                  realm: sealRow.optionalString(0), quarantined: false)) != nil else { return nil }
 
         var tokens: [AccessToken] = []
         var sealed: [String: (value: [UInt8], scopes: String, requested: String?, expires: Int64?)] = [:]
@@ -94,7 +98,8 @@ struct CachedTokenReader {
         guard let token = credentials.usableAccessToken(for: [], at: now, skew: .seconds(record.clockSkewSeconds)),
               let row = sealed[token.id],
               let value = SealedValue.open(row.value, key: dataKey, context: SealingContext.accessToken(
-                  token.id, account: account.id, scopes: row.scopes, requested: row.requested, expiresAt: row.expires)) else { return nil }
+                  token.id, account: account.id, scopes: row.scopes, requested: row.requested, expiresAt: row.expires,
+                  provider: account.providerId, subject: account.subject)) else { return nil }
         if account.lastUsedAt.map({ now - $0 >= .seconds(StoreLayout.lastUsedResolution) }) ?? true {
             // As `DeckStore.touch`; a failure is not the caller's problem.
             try? db.execute(StoreLayout.touchSQL, [.integer(now.secondsSinceEpoch), .text(account.id)])
@@ -111,12 +116,6 @@ struct CachedTokenReader {
         let n = read(fd, &buffer, buffer.count)
         guard n > 0, case .success(let raw) = KeyFileFormat.parse(Array(buffer[..<n])) else { return nil }
         return SymmetricKey(data: raw)
-    }
-
-    /// Whether nothing is at `path`, or a file that `ownerOnly` accepts.
-    static func absentOrOwnerOnly(_ path: String) -> Bool {
-        var st = stat()
-        return (lstat(path, &st) != 0 && errno == ENOENT) || ownerOnly(path)
     }
 
     /// Whether `path` is yours and no one else can read or write it: a directory, or a regular

@@ -46,9 +46,16 @@ public enum OAuthErrorClassifier {
     /// The `AuthFailure` for an OAuth error body, with a short, inert, secret-free excerpt of
     /// the server's description appended (it often names the real problem). The server's
     /// `error` is kept only as `OAuthErrorCode.sanitized` allows, in `code` and `oauthError`.
-    public static func failure(code raw: String, description: String?, redacting secrets: [String]) -> AuthFailure {
+    ///
+    /// `password`: the request was a password grant, where `invalid_grant` means the username
+    /// or password was not accepted — not the "no longer valid" of a spent refresh token.
+    public static func failure(code raw: String, description: String?, redacting secrets: [String],
+                               password: Bool = false) -> AuthFailure {
         let code = OAuthErrorCode.sanitized(raw, redacting: secrets)
-        let (cls, remedy) = classify(code)
+        var (cls, remedy) = classify(code)
+        if password, code == "invalid_grant" {
+            remedy = "the username or password was not accepted; check them and sign in again"
+        }
         guard var said = description?.trimmingWhitespace(), !said.isEmpty else {
             return AuthFailure(cls, code: code, remedy: remedy, oauthError: code)
         }

@@ -75,7 +75,8 @@ public struct TokenEndpoint: Sendable {
                                remedy: "\(host) is unavailable (HTTP \(status))\(retry); nothing was changed, try again later")
         }
         if let json = JSONObject(bytes: response.body), let code = json.string("error") {
-            let generic = OAuthErrorClassifier.failure(code: code, description: json.string("error_description"), redacting: secrets)
+            let generic = OAuthErrorClassifier.failure(code: code, description: json.string("error_description"), redacting: secrets,
+                                                       password: grant == .password)
             var refined = refine?(json, generic) ?? generic
             refined.oauthError = generic.oauthError
             return refined

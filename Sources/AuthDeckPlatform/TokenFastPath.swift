@@ -14,6 +14,10 @@ import Glibc
 public struct TokenFastPath: Equatable, Sendable {
     /// The meta-table key of the record; a new format takes a new key.
     public static let metaKey = "fast_token.v1"
+    /// The meta-table key of the record's seal (`SealingContext.fastPath`, under the data key):
+    /// its margin decides until when the front serves a token, so a record written without the
+    /// key (a margin of 0 s) is not believed.
+    public static let sealKey = "fast_token.v1.seal"
 
     public var configIdentity: String
     public var clockSkewSeconds: Int64

@@ -33,7 +33,7 @@ extension DeckStore {
                     let expires: Int64? = row[4]
                     let requested: String? = row[5]
                     let plain = try box.open(sealed, context: SealingContext.accessTokenV1(id))
-                    let resealed = try box.seal(plain, context: SealingContext.accessToken(id, account: account, scopes: scopes,
+                    let resealed = try box.seal(plain, context: SealingContext.accessTokenV2(id, account: account, scopes: scopes,
                                                                                            requested: requested, expiresAt: expires))
                     try db.execute(sql: "UPDATE access_tokens SET sealed_value = ? WHERE id = ?", arguments: [Data(resealed), id])
                 }

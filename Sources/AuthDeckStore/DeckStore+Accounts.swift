@@ -132,6 +132,7 @@ extension DeckStore: AccountStore {
             for c in candidates {
                 try update.execute(arguments: [at.secondsSinceEpoch, c.reason.sentence, c.account.id])
                 guard db.changesCount == 1 else { throw StoreError.notFound(accountId: c.account.id) }
+                try resealAccount(c.account.id, quarantined: true, db)
                 try Self.insertEvent(DeckEvent(at: at, kind: .pruned, accountId: c.account.id,
                                                providerId: c.account.providerId, detail: c.reason.sentence), db)
             }
@@ -147,6 +148,7 @@ extension DeckStore: AccountStore {
             for var account in accounts {
                 try db.execute(sql: "UPDATE accounts SET quarantined_at = NULL, quarantine_reason = NULL WHERE id = ?",
                                arguments: [account.id])
+                try resealAccount(account.id, quarantined: false, db)
                 try Self.insertEvent(DeckEvent(at: now, kind: .restored, accountId: account.id,
                                                providerId: account.providerId, detail: "restored from quarantine"), db)
                 account.quarantinedAt = nil
@@ -273,9 +275,28 @@ extension DeckStore: AccountStore {
     func checkSeal(of account: Account, _ db: Database) throws {
         let rows = try RawStatement(db, sql: "SELECT seal FROM accounts WHERE id = ?", arguments: [.text(account.id)])
         guard try rows.next(), let seal = rows.bytes(0),
-              (try? box.open(seal, context: SealingContext.account(account.id, provider: account.providerId, subject: account.subject,
-                                                                    username: account.username, realm: account.realm))) != nil
+              (try? box.open(seal, context: Self.sealContext(of: account))) != nil
         else { throw StoreError.accountTampered(accountId: account.id) }
+    }
+
+    /// What an account row's seal binds (`SealingContext.account`).
+    static func sealContext(of a: Account) -> String {
+        SealingContext.account(a.id, provider: a.providerId, subject: a.subject, username: a.username, realm: a.realm,
+                               quarantined: a.quarantinedAt != nil)
+    }
+
+    /// Moves account `id` in or out of the quarantine's seal: the row's seal is renewed for
+    /// `quarantined` only when it holds for the row as it was, so a prune or an undo never
+    /// seals an edit made without the key (such a row stays refused).
+    func resealAccount(_ id: String, quarantined: Bool, _ db: Database) throws {
+        guard let account = try Self.accounts(db, where: " WHERE id = ?", arguments: [.text(id)]).first else { return }
+        var before = account
+        before.quarantinedAt = quarantined ? nil : Instant(secondsSinceEpoch: 0)
+        let rows = try RawStatement(db, sql: "SELECT seal FROM accounts WHERE id = ?", arguments: [.text(id)])
+        guard try rows.next(), let seal = rows.bytes(0), (try? box.open(seal, context: Self.sealContext(of: before))) != nil else { return }
+        var after = account
+        after.quarantinedAt = quarantined ? Instant(secondsSinceEpoch: 0) : nil
+        try db.execute(sql: "UPDATE accounts SET seal = ? WHERE id = ?", arguments: [Data(try box.seal([], context: Self.sealContext(of: after))), id])
     }
 
     /// The columns `account(from:)` reads, in the order it reads them by position.
@@ -321,8 +342,7 @@ extension DeckStore: AccountStore {
 
     /// Writes the account row with its seal (`SealingContext.account`).
     func writeAccount(_ a: Account, _ db: Database, insert: Bool) throws {
-        let seal = try box.seal([], context: SealingContext.account(a.id, provider: a.providerId, subject: a.subject,
-                                                                    username: a.username, realm: a.realm))
+        let seal = try box.seal([], context: Self.sealContext(of: a))
         let args: StatementArguments = [
             a.id, a.providerId, a.subject, a.username, a.displayName, a.realm, a.createdAt.secondsSinceEpoch,
             a.lastSignInAt?.secondsSinceEpoch, a.lastUsedAt?.secondsSinceEpoch,
@@ -397,18 +417,20 @@ extension DeckStore: AccountStore {
             }
         }
         // Columns are read by position; each SELECT lists them in the order read.
-        try each("SELECT t.id, t.account_id, \(value), t.scopes, t.token_type, t.obtained_at, t.expires_at, t.requested_scopes" + scope.clause("access_tokens", order: "obtained_at"), account: 1) { row, index in
+        // The account's provider and subject, which refresh tokens, access tokens and extras are bound to.
+        let owner = openSecrets ? ", a.provider_id, a.subject" : ""
+        try each("SELECT t.id, t.account_id, \(value), t.scopes, t.token_type, t.obtained_at, t.expires_at, t.requested_scopes\(owner)" + scope.clause("access_tokens", order: "obtained_at", owner: openSecrets), account: 1) { row, index in
             let id = row.string(0)
             let requested = row.optionalString(7)
             let token = AccessToken(
                 id: id, value: try open(row, 2, account: row.string(1), SealingContext.accessToken(id, account: row.string(1), scopes: row.string(3),
-                                                                           requested: requested, expiresAt: row.optionalInt64(6))),
+                                                                           requested: requested, expiresAt: row.optionalInt64(6),
+                                                                           provider: row.string(8), subject: row.string(9))),
                 scopes: row.string(3).split(separator: " ").map(String.init),
                 requestedScopes: requested?.split(separator: " ").map(String.init) ?? [], tokenType: row.string(4),
                 obtainedAt: row.instant(5), expiresAt: row.optionalInstant(6))
             try apply(index) { $0.accessTokens.append(token) }
         }
-        let owner = openSecrets ? ", a.provider_id, a.subject" : ""
         try each("SELECT t.account_id, t.id, \(value), t.generation, t.obtained_at, t.expires_at\(owner)" + scope.clause("refresh_tokens", owner: openSecrets), account: 0) { row, index in
             let id = row.string(1)
             let token = RefreshToken(
@@ -455,7 +477,7 @@ extension DeckStore: AccountStore {
             let scopes = t.scopes.joined(separator: " ")
             let requested = t.requestedScopes.isEmpty ? nil : t.requestedScopes.joined(separator: " ")
             let context = SealingContext.accessToken(t.id, account: accountId, scopes: scopes, requested: requested,
-                                                     expiresAt: t.expiresAt?.secondsSinceEpoch)
+                                                     expiresAt: t.expiresAt?.secondsSinceEpoch, provider: provider, subject: subject)
             try db.execute(sql: "INSERT INTO access_tokens (id, account_id, sealed_value, scopes, token_type, obtained_at, expires_at, requested_scopes) VALUES (?,?,?,?,?,?,?,?)",
                            arguments: [t.id, accountId, try box.sealString(t.value, context: context),
                                        scopes, t.tokenType, t.obtainedAt.secondsSinceEpoch, t.expiresAt?.secondsSinceEpoch, requested])

@@ -10,9 +10,10 @@ import AuthDeckCore
 /// `token_endpoint`). Sealing needs the data key, so, like the access tokens' re-sealing, it
 /// runs when a store is opened, in one transaction, and `meta` records that it is done.
 ///
-/// It cannot be replayed to launder an edit: it opens every refresh token, cookie and extra
-/// with its version-1 binding, which a version-3 value never satisfies, and it refuses a store
-/// in which any account already carries a seal. Deleting the `meta` row therefore makes the
+/// It cannot be replayed to launder an edit: it opens every access token, refresh token, cookie
+/// and extra with its earlier binding, which a version-3 value never satisfies, and it refuses
+/// a store in which any account already carries a seal. (A store stripped of every secret can
+/// be re-sealed, but then there is nothing left to send anywhere.) Deleting the `meta` row therefore makes the
 /// store refuse to open (an edit without the key can destroy, never redirect).
 extension DeckStore {
     static let metadataSealingKey = "metadata_sealing"
@@ -39,14 +40,27 @@ extension DeckStore {
                     .unreadable(path: storePath, detail: "\(what) does not open with the key: the store was edited without the key "
                                 + "or is damaged; nothing was changed — restore it from a backup or move it away")
                 }
-                let identities = try Row.fetchAll(db, sql: "SELECT id, provider_id, subject, username, realm FROM accounts")
+                let identities = try Row.fetchAll(db, sql: "SELECT id, provider_id, subject, username, realm, quarantined_at FROM accounts")
                 var identity: [String: (provider: String, subject: String)] = [:]
                 for row in identities {
                     let id: String = row[0], provider: String = row[1], subject: String = row[2]
+                    let quarantinedAt: Int64? = row[5]
                     identity[id] = (provider, subject)
                     let seal = try box.seal([], context: SealingContext.account(id, provider: provider, subject: subject,
-                                                                               username: row[3], realm: row[4]))
+                                                                               username: row[3], realm: row[4], quarantined: quarantinedAt != nil))
                     try db.execute(sql: "UPDATE accounts SET seal = ? WHERE id = ?", arguments: [Data(seal), id])
+                }
+                for row in try Row.fetchAll(db, sql: "SELECT id, account_id, sealed_value, scopes, expires_at, requested_scopes FROM access_tokens") {
+                    let id: String = row[0], account: String = row[1]
+                    let scopes: String = row[3], expires: Int64? = row[4], requested: String? = row[5]
+                    guard let owner = identity[account],
+                          let plain = try? box.open(Array(row[2] as Data), context: SealingContext.accessTokenV2(
+                              id, account: account, scopes: scopes, requested: requested, expiresAt: expires)) else {
+                        throw rejected("an access token of \(account)")
+                    }
+                    let sealed = try box.seal(plain, context: SealingContext.accessToken(id, account: account, scopes: scopes, requested: requested,
+                                                                                         expiresAt: expires, provider: owner.provider, subject: owner.subject))
+                    try db.execute(sql: "UPDATE access_tokens SET sealed_value = ? WHERE id = ?", arguments: [Data(sealed), id])
                 }
                 for row in try Row.fetchAll(db, sql: "SELECT account_id, id, sealed_value FROM refresh_tokens") {
                     let account: String = row[0], id: String = row[1]

@@ -34,6 +34,7 @@ extension DeckStore {
                 guard let now = confirmed[candidate.account.id] else { continue }
                 try update.execute(arguments: [at.secondsSinceEpoch, now.reason.sentence, now.account.id])
                 guard db.changesCount == 1 else { continue }
+                try resealAccount(now.account.id, quarantined: true, db)
                 try Self.insertEvent(DeckEvent(at: at, kind: .pruned, accountId: now.account.id,
                                                providerId: now.account.providerId, detail: now.reason.sentence), db)
                 quarantined.append(now)

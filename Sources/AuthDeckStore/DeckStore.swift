@@ -55,12 +55,12 @@ public final class DeckStore: Sendable {
         var created: (key: SymmetricKey, created: Bool)?
         var createdFile = false
         var keyFileKey: SymmetricKey?
+        let found = try StoreFileCheck.inspect(path)
         // SQLite opens the -wal, -shm and -journal beside the store as they are: one another
         // user put there (in a shared sticky directory) would read or replace the store's pages.
-        for (suffix, what) in StoreFileCheck.sidecars {
-            try FileSafety.requirePrivateFile(path + suffix, what: what)
-        }
-        switch try StoreFileCheck.inspect(path) {
+        // They are claimed (created exclusively, or found to be the user's own) before SQLite.
+        if let (sidecar, problem) = StoreSidecars.claim(path) { throw StoreError.io(path: sidecar, detail: problem) }
+        switch found {
         case .absent:
             // Key first: a crash between the two leaves a key and no store, never the reverse.
             // Several processes may start on a new store at once: one creates the key and the
@@ -105,6 +105,14 @@ public final class DeckStore: Sendable {
             // moment may have stored its data key first, and then that one is used.
             sealing = try pool.write { db -> DataKeySealing in
                 if let first = try DataKeySealing.fetch(db) { return first }
+                // A new data key only for a blank store: one that holds accounts or names a key
+                // source lost its key record to an edit (or damage), and a new key would make
+                // every sealed value unreadable for good.
+                guard try storeIsBlank(db) else {
+                    throw StoreError.unreadable(path: path, detail: "its data key record (meta key_source, data_key.*) is missing or names a "
+                                                + "key source it does not hold: the store was edited without the key or is damaged; "
+                                                + "nothing was changed — restore it from a backup")
+                }
                 try fresh.save(db)
                 try DeckStore.insertEvent(DeckEvent(at: now, kind: .keyCreated,
                     detail: keyCreated ? "new key file \(keyFile.path)" : "data key wrapped with existing key file \(keyFile.path)"), db)
@@ -135,6 +143,15 @@ public final class DeckStore: Sendable {
         guard !rescue.isEmpty else { return store }
         return DeckStore(location: location, warnings: warnings + rescue, keySource: store.keySource, keyKind: store.keyKind,
                          pool: pool, box: store.box, clock: clock, readOnly: superseded, created: createdFile)
+    }
+
+    /// Whether the store holds nothing a data key could have sealed: no account, no provider
+    /// secret, no key record.
+    static func storeIsBlank(_ db: Database) throws -> Bool {
+        try Int.fetchOne(db, sql: """
+            SELECT (SELECT count(*) FROM accounts) + (SELECT count(*) FROM provider_secrets)
+                 + (SELECT count(*) FROM meta WHERE key = 'key_source' OR key LIKE 'data_key.%')
+            """) == 0
     }
 
     /// The key source a store names, read through a read-only connection (which never
@@ -282,9 +299,6 @@ enum StoreFileCheck {
     case maybeAuthdeck
 
     static let magic = Array("SQLite format 3\0".utf8)
-    /// The files SQLite keeps beside a database.
-    static let sidecars = [("-wal", "store's write-ahead log (-wal)"), ("-shm", "store's shared-memory index (-shm)"),
-                           ("-journal", "store's rollback journal (-journal)")]
 
     /// Whether the store at `path` is an empty file with no write-ahead log, and stays so for
     /// two seconds. Why wait: a process creating a new store makes the key, then the empty

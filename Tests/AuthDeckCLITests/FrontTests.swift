@@ -45,6 +45,19 @@ import AuthDeckPlatform
         #expect(r.stdout.isEmpty, why)
     }
 
+    /// Issue 26, attack pass: the fast-path record's clock-skew margin decides until when the
+    /// front serves a token; edited without the key (a margin of 0) it served a token inside the
+    /// configured margin. The record is sealed: an edited one is handed over, never believed.
+    @Test func aFastPathRecordEditedWithoutTheKeyIsNotBelieved() throws {
+        #expect(try runner.run(["token", "work/0000a001"]).status == 0)
+        let served = try lone.run(["token", "work/0000a001"])
+        #expect(served.status == 0 && served.stdout == validToken + "\n", "the lone front serves: \(served.stderr)")
+        let r = try BinaryRunner(executable: "/usr/bin/sqlite3").run([storePath,
+            "UPDATE meta SET value = '0' || substr(CAST(value AS TEXT), instr(CAST(value AS TEXT), char(10))) WHERE key = 'fast_token.v1'"])
+        #expect(r.status == 0, "\(r.stderr)")
+        try expectHandedOver(["token", "work/0000a001"], "an edited margin is not believed")
+    }
+
     @Test func servesACachedTokenWithoutTheFullBinaryOnceTheConfigIsRecorded() throws {
         // No record of the config yet: only authdeck-full may answer.
         try expectHandedOver(["token", "work/0000a001"], "no fast-path record yet")

@@ -185,6 +185,11 @@ import Glibc
         #expect(missing.status == 1, "\(missing.stderr)")
         #expect(missing.stderr.contains("was left as it was"), "\(missing.stderr)")
         #expect(content(file) == "KEEP\n")
+        // Issue 31, item 18: of a file that never existed it said "was left as it was".
+        let never = home.file("never.txt")
+        let none = try run("request", "work", "\(idp.url)/api/nothing-here", "-o", never)
+        #expect(none.status == 1 && none.stderr.contains("nothing was written to \(never)"), "\(none.stderr)")
+        #expect(!none.stderr.contains("left as it was") && !FileManager.default.fileExists(atPath: never))
         // Through a symlink: the target keeps its content on failure; on success it gets the
         // body and the link stays a link.
         let link = home.file("link.txt")

@@ -47,7 +47,7 @@ import AuthDeckTestSupport
         let r = try run("token", "sp-intranet")
         #expect(r.status == 2, "\(r.stderr)")
         #expect(r.stdout.isEmpty)
-        #expect(r.stderr.contains("sp-intranet/taro@contoso.com is a sharepoint account: it holds cookies, not tokens"), "\(r.stderr)")
+        #expect(r.stderr.contains("sp-intranet/taro@contoso.com is a SharePoint account: it holds cookies, not tokens"), "\(r.stderr)")
         #expect(r.stderr.contains("`authdeck cookies sp-intranet/") && r.stderr.contains("`authdeck request sp-intranet/"), "\(r.stderr)")
         #expect(!r.stderr.contains("scope ;"))
         // And the other way round: cookies of a token account.

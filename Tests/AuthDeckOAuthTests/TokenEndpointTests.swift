@@ -74,6 +74,11 @@ import AuthDeckOAuth
         // glewlwyd's answer to a reused one-use refresh token: 400 with an empty body.
         #expect(await failure(400, "")?.errorClass == .needsInteraction)
         #expect(await failure(400, "", grant: .password)?.errorClass == .misconfigured)
+        // Issue 31, item 21: a wrong password read as a spent refresh token.
+        let wrongPassword = await failure(400, #"{"error":"invalid_grant"}"#, grant: .password)
+        #expect(wrongPassword?.remedy == "the username or password was not accepted; check them and sign in again")
+        #expect(wrongPassword?.errorClass == .needsInteraction)
+        #expect(await failure(400, #"{"error":"invalid_grant"}"#)?.remedy.contains("no longer valid") == true)
         #expect(await failure(404, "<html>", contentType: "text/html")?.remedy
                 == "idp.test answered HTTP 404 with text/html, not an OAuth error; check the provider's endpoints")
     }

@@ -314,21 +314,8 @@ import AuthDeckPlatform
         let dir = TempDirectory()
         let loc = location(dir)
         let fixture = DeckFixture(now: clock.now())
-        do {
-            let store = try DeckStore.open(loc, clock: clock)
-            for stored in fixture.accounts { try store.insert(stored) }
-            // What a version-1 store holds: tokens sealed to their row alone, no record of re-sealing.
-            try store.write { db in
-                for row in try Row.fetchAll(db, sql: "SELECT id, account_id, sealed_value, scopes, expires_at, requested_scopes FROM access_tokens") {
-                    let id: String = row[0]
-                    let plain = try store.box.open(Array(row[2] as Data), context: SealingContext.accessToken(
-                        id, account: row[1], scopes: row[3], requested: row[5], expiresAt: row[4]))
-                    try db.execute(sql: "UPDATE access_tokens SET sealed_value = ? WHERE id = ?",
-                                   arguments: [Data(try store.box.seal(plain, context: SealingContext.accessTokenV1(id))), id])
-                }
-                try db.execute(sql: "DELETE FROM meta WHERE key = ?", arguments: [DeckStore.accessTokenSealingKey])
-            }
-        }
+        // What a version-1 store holds: tokens sealed to their row alone, no record of re-sealing.
+        try SealedMetadataTests().makeVersionTwo(loc, fixture, accessTokensV1: true)
         let store = try DeckStore.open(loc, clock: clock)
         let read = try store.accounts(includeQuarantined: false)
         let want = fixture.accounts.filter { $0.account.quarantinedAt == nil }

@@ -11,6 +11,8 @@ import AuthDeckPlatform
 /// the one-time sealing of an older store cannot be replayed to launder an edit.
 @Suite struct SealedMetadataTests {
     let clock = MutableClock(Instant(secondsSinceEpoch: 1_800_000_000))
+    /// Every store of a test lives under it (removed when the test's suite value goes).
+    let home = TempDirectory()
 
     func location(_ dir: TempDirectory) -> StoreLocation {
         StoreLocation(databasePath: dir.file("data/authdeck.db"), keyFilePath: dir.file("data/key"))
@@ -19,11 +21,12 @@ import AuthDeckPlatform
     /// A store with the fixture's accounts, and `sql` run on its file through a connection of
     /// its own (no key).
     func store(after sql: String) throws -> (DeckStore, DeckFixture) {
-        let dir = TempDirectory()
-        let store = try DeckStore.open(location(dir), clock: clock)
+        let name = String(UInt64.random(in: 0...UInt64.max), radix: 36)
+        let loc = StoreLocation(databasePath: home.file("\(name)/data/authdeck.db"), keyFilePath: home.file("\(name)/data/key"))
+        let store = try DeckStore.open(loc, clock: clock)
         let fixture = DeckFixture(now: clock.now())
         for stored in fixture.accounts { try store.insert(stored) }
-        let queue = try DatabaseQueue(path: location(dir).databasePath)
+        let queue = try DatabaseQueue(path: loc.databasePath)
         try queue.write { db in try db.execute(sql: sql) }
         try queue.close()
         return (store, fixture)
@@ -122,13 +125,78 @@ import AuthDeckPlatform
         #expect(throws: StoreError.self) { try DeckStore.open(loc, clock: clock) }
     }
 
-    /// Writes the fixture as a version-2 store held it: refresh tokens, cookies and extras
-    /// sealed with their version-1 contexts, no seals, no record of the sealing.
-    func makeVersionTwo(_ loc: StoreLocation, _ fixture: DeckFixture) throws {
+    /// The attack pass laundered an edit: every refresh token, cookie and extra deleted, every
+    /// seal dropped and the record removed, then a username changed — the one-time sealing ran
+    /// again and sealed the edit. Access tokens are bound the version-3 way too, so as long as
+    /// any secret is left the store refuses to open.
+    @Test func theSealingCannotBeReplayedWhileAnyAccessTokenIsLeft() throws {
+        let (store, _) = try store(after: """
+            DELETE FROM refresh_tokens; DELETE FROM cookies; DELETE FROM extras; UPDATE accounts SET seal = NULL;
+            DELETE FROM meta WHERE key = 'metadata_sealing';
+            UPDATE accounts SET username = 'jiro@contoso.com' WHERE id = 'work/0000a001';
+            """)
+        #expect(throws: StoreError.self) { try DeckStore.open(store.location, clock: clock) }
+    }
+
+    /// Quarantine decides which accounts an ACCOUNT argument can match: flipping it without the
+    /// key is refused; a prune and an undo move the seal along, and never seal an edit.
+    @Test func quarantineIsSealedAndPruneAndUndoKeepTheSeal() throws {
+        let (edited, _) = try store(after: "UPDATE accounts SET quarantined_at = 1799000000 WHERE id = 'work/0000a001'")
+        expectTampered("work/0000a001", edited, "quarantined without the key")
+        let (freed, fixture) = try store(after: "SELECT 1")
+        let jiro = try #require(fixture.accounts.first { $0.account.id == "work/0000a002" }).account
+        let candidate = PruneCandidate(account: jiro, reason: .unused(days: 90))
+        try freed.quarantine([candidate], at: clock.now())
+        let queue = try DatabaseQueue(path: freed.location.databasePath)
+        try queue.write { db in try db.execute(sql: "UPDATE accounts SET quarantined_at = NULL WHERE id = ?", arguments: [jiro.id]) }
+        expectTampered(jiro.id, freed, "taken out of the quarantine without the key")
+        // Through the store: quarantined and restored, and it still opens.
+        let (store, _) = try self.store(after: "SELECT 1")
+        try store.quarantine([candidate], at: clock.now())
+        #expect(try store.account(id: candidate.account.id)?.account.quarantinedAt != nil)
+        _ = try store.restore(ids: [candidate.account.id])
+        #expect(try store.account(id: candidate.account.id)?.account.quarantinedAt == nil)
+        // An edited row is not sealed by a prune: it stays refused.
+        try queue.close()
+        let (tampered, _) = try self.store(after: "UPDATE accounts SET username = 'admin@contoso.com' WHERE id = 'work/0000a002'")
+        let victim = PruneCandidate(account: jiro, reason: .unused(days: 90))
+        try tampered.quarantine([victim], at: clock.now())
+        _ = try tampered.restore(ids: [victim.account.id])
+        expectTampered(victim.account.id, tampered, "pruned and restored after an edit")
+    }
+
+    /// A store whose key record was edited (its source changed or its data key row removed) was
+    /// given a new data key, which made every sealed value unreadable for good. It is refused.
+    @Test(arguments: ["UPDATE meta SET value = 'passphrase' WHERE key = 'key_source'", "DELETE FROM meta WHERE key = 'data_key.file'"])
+    func anEditedKeyRecordIsRefusedNotReplaced(edit: String) throws {
+        let (store, _) = try store(after: edit)
+        let before = try DatabaseQueue(path: store.location.databasePath).read { db in
+            try Row.fetchAll(db, sql: "SELECT key, value FROM meta ORDER BY key").map { "\($0)" }
+        }
+        #expect(throws: StoreError.self) { try DeckStore.open(store.location, clock: clock) }
+        let after = try DatabaseQueue(path: store.location.databasePath).read { db in
+            try Row.fetchAll(db, sql: "SELECT key, value FROM meta ORDER BY key").map { "\($0)" }
+        }
+        #expect(before == after, "no new data key was written")
+    }
+
+    /// Writes the fixture as a version-2 store held it: access tokens with their version-2
+    /// binding, refresh tokens, cookies and extras with their version-1 contexts, no seals, no
+    /// record of the sealing.
+    /// `accessTokensV1`: access tokens bound to their row alone, as version 1 held them.
+    func makeVersionTwo(_ loc: StoreLocation, _ fixture: DeckFixture, accessTokensV1: Bool = false) throws {
         let store = try DeckStore.open(loc, clock: clock)
         for stored in fixture.accounts { try store.insert(stored) }
         let box = store.box
         try store.write { db in
+            for row in try Row.fetchAll(db, sql: "SELECT t.id, t.account_id, t.sealed_value, t.scopes, t.expires_at, t.requested_scopes, a.provider_id, a.subject FROM access_tokens t JOIN accounts a ON a.id = t.account_id") {
+                let plain = try box.open(Array(row[2] as Data), context: SealingContext.accessToken(
+                    row[0], account: row[1], scopes: row[3], requested: row[5], expiresAt: row[4], provider: row[6], subject: row[7]))
+                let old = accessTokensV1 ? SealingContext.accessTokenV1(row[0])
+                    : SealingContext.accessTokenV2(row[0], account: row[1], scopes: row[3], requested: row[5], expiresAt: row[4])
+                try db.execute(sql: "UPDATE access_tokens SET sealed_value = ? WHERE id = ?", arguments: [Data(try box.seal(plain, context: old)),
+                                                                                                          row[0] as String])
+            }
             for row in try Row.fetchAll(db, sql: "SELECT r.account_id, r.id, r.sealed_value, a.provider_id, a.subject FROM refresh_tokens r JOIN accounts a ON a.id = r.account_id") {
                 let plain = try box.open(Array(row[2] as Data), context: SealingContext.refreshToken(row[0], row[1], provider: row[3], subject: row[4]))
                 try db.execute(sql: "UPDATE refresh_tokens SET sealed_value = ? WHERE account_id = ?",
@@ -147,6 +215,7 @@ import AuthDeckPlatform
             }
             try db.execute(sql: "UPDATE accounts SET seal = NULL")
             try db.execute(sql: "DELETE FROM meta WHERE key = 'metadata_sealing'")
+            if accessTokensV1 { try db.execute(sql: "DELETE FROM meta WHERE key = ?", arguments: [DeckStore.accessTokenSealingKey]) }
         }
     }
 
@@ -200,6 +269,61 @@ import AuthDeckPlatform
                 #expect(error.description.contains("belongs to another user"), "\(error)")
             }
         }
+    }
+
+    /// The attack pass won the race 25 times in 25: another user watching a shared sticky
+    /// directory planted a 0666 `-wal` after the sidecar check and before SQLite opened it (SQLite
+    /// creates it without O_EXCL), then read the store's pages and wrote frames into it. Now the
+    /// sidecars are claimed with O_EXCL first: a store is either refused or opened with files of
+    /// its owner only — never opened beside another user's. Root only (a second user is needed).
+    @Test(.enabled(if: geteuid() == 0, "needs root to act as a second user"))
+    func anotherUserRacingToPlantTheWriteAheadLogNeverGetsItUsed() throws {
+        let shared = "/tmp/authdeck-race-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        mkdir(shared, 0o1777)
+        chmod(shared, 0o1777)
+        defer { _ = try? FileManager.default.removeItem(atPath: shared) }
+        let loc = StoreLocation(databasePath: shared + "/victim.db", keyFilePath: home.file("race-key"))
+        // The other user plants each missing sidecar, keeps it open, and at the end says how many
+        // bytes the store wrote into the files it planted (SQLite run by root even chowns them
+        // back, so ownership after the fact proves nothing; the attacker's descriptor does).
+        let attacker = Process()
+        let out = Pipe()
+        attacker.standardOutput = out
+        attacker.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        attacker.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", """
+            import os, time
+            held = []
+            end = time.time() + 60
+            while time.time() < end and not os.path.exists("\(shared)/stop"):
+                for s in ("-wal", "-shm"):
+                    try:
+                        fd = os.open("\(loc.databasePath)" + s, os.O_CREAT | os.O_EXCL | os.O_RDWR, 0o666)
+                        os.fchmod(fd, 0o666); held.append(fd)
+                    except OSError:
+                        pass
+            print(len(held), sum(os.fstat(fd).st_size for fd in held), flush=True)
+            """]
+        try attacker.run()
+        defer { if attacker.isRunning { kill(attacker.processIdentifier, SIGKILL) }; attacker.waitUntilExit() }
+        var opened = 0, refused = 0
+        for round in 0..<30 {
+            do {
+                let store = try DeckStore.open(loc, clock: clock)
+                try store.append(DeckEvent(at: clock.now(), kind: .other, detail: "round \(round)"))
+                opened += 1
+            } catch {
+                refused += 1
+                // The owner clears the planted files (root may, in a sticky directory) and goes on.
+                for suffix in ["-wal", "-shm"] { unlink(loc.databasePath + suffix) }
+            }
+        }
+        FileManager.default.createFile(atPath: shared + "/stop", contents: Data())
+        let report = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: " ")
+        let planted = Int(report.first ?? "") ?? -1, written = Int(report.last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? -1
+        #expect(planted > 0, "the other user planted files (\(report))")
+        #expect(written == 0, "the store wrote \(written) bytes into files another user planted and holds open")
+        #expect(opened + refused == 30)
+        print("sidecar race: \(planted) files planted by another user, \(written) bytes written into them; \(opened) opened, \(refused) refused")
     }
 
     /// An empty store file beside an existing key file is not a new store: nothing is created.

@@ -24,7 +24,7 @@ struct CookiesCommand: AsyncParsableCommand {
             if let profile = config.provider(stored.account.providerId), !ProviderCapabilities.of(profile).producesCookies {
                 // The wrong command for the account, as `token` on a cookie account: exit 2.
                 throw CLIError.usage("""
-                    \(TerminalText.inert(stored.account.providerId + "/" + stored.account.username)) is a \(profile.kind.rawValue) account: \
+                    \(TerminalText.inert(stored.account.providerId + "/" + stored.account.username)) is \(profile.kind.labelWithArticle) account: \
                     it holds tokens, not cookies; use `authdeck token \(stored.account.id)`, or `authdeck request \(stored.account.id) URL`
                     """)
             }

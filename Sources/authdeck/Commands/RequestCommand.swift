@@ -104,7 +104,7 @@ struct RequestCommand: AsyncParsableCommand {
         // An error answer's body is not the file the caller asked for: the old content stays.
         let succeeded = (200..<400).contains(response.status)
         if succeeded { try sink.finish() } else { sink.abandon() }
-        let kept = succeeded ? "" : output.map { "; \($0) was left as it was" } ?? ""
+        let kept = succeeded || output == nil ? "" : "; " + sink.untouched
         try? store.touch(accountId: stored.account.id, at: context.clock.now())
         if include {
             if response.renewed { Output.note("* the server asked for new credentials: \(stored.account.id) was renewed and the request sent again") }

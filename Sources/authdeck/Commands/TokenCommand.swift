@@ -51,7 +51,7 @@ struct TokenCommand: AsyncParsableCommand {
     static func cookieAccount(_ account: Account, profile: ProviderProfile) -> CLIError {
         let name = TerminalText.inert(account.providerId + "/" + account.username)
         return CLIError.usage("""
-            \(name) is a \(profile.kind.rawValue) account: it holds cookies, not tokens; \
+            \(name) is \(profile.kind.labelWithArticle) account: it holds cookies, not tokens; \
             use `authdeck cookies \(account.id)` for a cookie jar, or `authdeck request \(account.id) URL` to call the site with them
             """)
     }

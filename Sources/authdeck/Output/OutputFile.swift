@@ -20,9 +20,20 @@ final class OutputFile: @unchecked Sendable {
     let staged: String?
     /// The regular file to replace (a symlink's target, so the link stays a link).
     let destination: String?
+    /// Whether something was at `path` before: what a failure may say of it.
+    let existed: Bool
+
+    /// What a failed download did to `path`, worded for what was there: an old file kept, or
+    /// nothing written where nothing was (it said "was left as it was" of a file never made).
+    var untouched: String {
+        guard let path else { return "" }
+        return existed ? "\(path) was left as it was" : "nothing was written to \(path)"
+    }
 
     init(path: String?) throws {
         self.path = path
+        var before = stat()
+        existed = path.map { lstat($0, &before) == 0 } ?? false
         guard let path else {
             fd = STDOUT_FILENO
             staged = nil
@@ -110,7 +121,7 @@ final class OutputFile: @unchecked Sendable {
         if fsync(fd) != 0 || close(fd) != 0 || rename(staged, destination) != 0 {
             let reason = String(cString: strerror(errno))
             unlink(staged)
-            throw CLIError.failure("-o \(path): \(reason); the file was left as it was")
+            throw CLIError.failure("-o \(path): \(reason); \(untouched)")
         }
     }
 
