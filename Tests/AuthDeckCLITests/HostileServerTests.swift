@@ -330,7 +330,8 @@ import AuthDeckPlatform
         try "#!/bin/sh\nenv > '\(seen)'\nexec curl -s -L -o /dev/null \"$1\"\n".write(toFile: browser, atomically: true, encoding: .utf8)
         chmod(browser, 0o755)
         let (result, after, _) = try withExtendedLifetime(server) {
-            try run(["login", "h", "--browser"], toml: Self.oidcTOML("\(base)/state-wrong"),
+            // A wrong state is ignored until --timeout (the browser has run by then).
+            try run(["login", "h", "--browser", "--timeout", "5s"], toml: Self.oidcTOML("\(base)/state-wrong"),
                     env: ["BROWSER": browser, "AUTHDECK_PASSWORD": "pw-for-the-browser-9"], timeout: 60)
         }
         expectNothingLost("browser environment", result, after)
