@@ -19,7 +19,10 @@ extension DeckStore {
                 if let row {
                     let current: String = row["holder"]
                     let expires = Instant(secondsSinceEpoch: row["expires_at"])
-                    let free = current == holder || expires <= now || !Self.holderAlive(current)
+                    // A lease lasting past any this code grants (`until`, give or take a minute of
+                    // clock steps) was written by no authdeck: it would block renewals for ever.
+                    let forged = expires > until + .seconds(60)
+                    let free = current == holder || expires <= now || forged || !Self.holderAlive(current)
                     guard free else { return .commit }
                 }
                 try db.execute(sql: "REPLACE INTO leases (account_id, holder, expires_at) VALUES (?, ?, ?)",

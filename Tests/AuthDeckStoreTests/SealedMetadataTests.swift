@@ -326,6 +326,19 @@ import AuthDeckPlatform
         print("sidecar race: \(planted) files planted by another user, \(written) bytes written into them; \(opened) opened, \(refused) refused")
     }
 
+    /// The attack pass blocked every renewal for good with one row: a lease held by a live pid
+    /// (1, init) until the year 2286; `token` waited 60 s and said "another authdeck process is
+    /// still renewing" on every call. A lease longer than any authdeck grants is taken over.
+    @Test func aForgedEverlastingLeaseDoesNotBlockRenewals() throws {
+        let (store, _) = try store(after: "INSERT INTO leases (account_id, holder, expires_at) VALUES ('work/0000a001', '1@' || 'x', 9999999999)")
+        try store.write { db in try db.execute(sql: "UPDATE leases SET holder = ?", arguments: ["1@" + DeckStore.hostName + "/forged"]) }
+        let now = clock.now()
+        #expect(try store.acquireRenewalLease(accountId: "work/0000a001", holder: DeckStore.leaseHolder, until: now + .seconds(90), now: now))
+        // A live holder's honest lease still excludes others.
+        #expect(try !store.acquireRenewalLease(accountId: "work/0000a001", holder: "\(getppid())@\(DeckStore.hostName)",
+                                               until: now + .seconds(90), now: now))
+    }
+
     /// An empty store file beside an existing key file is not a new store: nothing is created.
     @Test func anEmptyStoreBesideItsKeyIsNotANewStore() throws {
         let dir = TempDirectory()
