@@ -289,14 +289,15 @@ extension DeckStore: AccountStore {
     /// `quarantined` only when it holds for the row as it was, so a prune or an undo never
     /// seals an edit made without the key (such a row stays refused).
     func resealAccount(_ id: String, quarantined: Bool, _ db: Database) throws {
-        guard let account = try Self.accounts(db, where: " WHERE id = ?", arguments: [.text(id)]).first else { return }
-        var before = account
-        before.quarantinedAt = quarantined ? nil : Instant(secondsSinceEpoch: 0)
-        let rows = try RawStatement(db, sql: "SELECT seal FROM accounts WHERE id = ?", arguments: [.text(id)])
-        guard try rows.next(), let seal = rows.bytes(0), (try? box.open(seal, context: Self.sealContext(of: before))) != nil else { return }
-        var after = account
-        after.quarantinedAt = quarantined ? Instant(secondsSinceEpoch: 0) : nil
-        try db.execute(sql: "UPDATE accounts SET seal = ? WHERE id = ?", arguments: [Data(try box.seal([], context: Self.sealContext(of: after))), id])
+        // Cached statements: a prune moves thousands of accounts in one transaction.
+        let read = try db.cachedStatement(sql: "SELECT provider_id, subject, username, realm, seal FROM accounts WHERE id = ?")
+        guard let row = try Row.fetchOne(read, arguments: [id]), let seal = row[4] as Data? else { return }
+        func context(_ q: Bool) -> String {
+            SealingContext.account(id, provider: row[0], subject: row[1], username: row[2], realm: row[3], quarantined: q)
+        }
+        guard (try? box.open(Array(seal), context: context(!quarantined))) != nil else { return }
+        let write = try db.cachedStatement(sql: "UPDATE accounts SET seal = ? WHERE id = ?")
+        try write.execute(arguments: [Data(try box.seal([], context: context(quarantined))), id])
     }
 
     /// The columns `account(from:)` reads, in the order it reads them by position.
