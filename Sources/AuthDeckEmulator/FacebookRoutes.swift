@@ -53,7 +53,7 @@ struct FacebookRoutes: Sendable {
                                           tenantSegment: "facebook", expires: now.addingTimeInterval(await state.facebookCodeLifetime),
                                           interval: 1)
         await state.addDevice(device)
-        return .json(200, ["code": device.deviceCode, "user_code": userCode, "verification_uri": "\(base)/device",
+        return .json(200, ["code": device.deviceCode, "user_code": userCode, "verification_uri": "\(base)/devicelogin",
                            "expires_in": Int(await state.facebookCodeLifetime), "interval": 1])
     }
 

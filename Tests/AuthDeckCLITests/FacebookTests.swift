@@ -56,6 +56,20 @@ import AuthDeckPlatform
         #expect(try login.wait() == 0, "\(login.stderr)")
     }
 
+    /// Issue 31, item 8: the emulated Facebook device window showed `…/device`, which answered
+    /// 404; the code is entered at the emulator's sign-in page. The page shown must answer.
+    @Test func theDeviceWindowsAddressIsAPageThatAnswers() throws {
+        let (login, code) = try startDeviceLogin("fb")
+        let uri = try login.waitFor("the address") { text -> String? in
+            guard let r = text.range(of: "open ") else { return nil }
+            return String(text[r.upperBound...].prefix { !$0.isWhitespace })
+        }
+        let status = try EmulatorProcess.curl(["-s", "-o", "/dev/null", "-w", "%{http_code}", uri])
+        #expect(status == "200", "\(uri) answered \(status)")
+        try idp.approve(userCode: code, as: "taro@contoso.com")
+        #expect(try login.wait() == 0, "\(login.stderr)")
+    }
+
     @Test func deviceLoginSurvivesAnExpiredCodeAndASlowDown() throws {
         // A code that expires before anyone enters it: without a terminal to ask "get a new
         // code?", the sign-in stops with the remedy.
