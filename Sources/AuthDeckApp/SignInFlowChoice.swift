@@ -10,10 +10,14 @@ public enum SignInFlowChoice {
 
     /// The deck shows a device code or opens a browser but never asks for a password: the
     /// provider's `flow` when it is one of those, else device, else browser; nil when the
-    /// provider offers neither.
+    /// provider offers neither — and nil rather than a browser for a provider whose `flow` is
+    /// something else (a password): a browser window its people were never meant to use waited
+    /// for an approval nobody would give (issue 31: the demo's OAM account).
     public static func forDeck(_ adapter: any ProviderAdapter) -> SignInFlow? {
         let offered = adapter.capabilities.flows
-        return [adapter.profile.flow, .device, .browser].compactMap { $0 }
+        let configured = adapter.profile.flow
+        let browserAllowed = configured == nil || configured == .browser
+        return [configured, .device, browserAllowed ? .browser : nil].compactMap { $0 }
             .first { offered.contains($0) && ($0 == .device || $0 == .browser) }
     }
 

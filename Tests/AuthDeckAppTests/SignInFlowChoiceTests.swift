@@ -29,6 +29,9 @@ import AuthDeckApp
         #expect(SignInFlowChoice.forDeck(adapter(.azuread, flow: .browser)) == .browser)
         #expect(SignInFlowChoice.forDeck(adapter(.azuread, flow: .password)) == .device, "the deck never asks for a password")
         #expect(SignInFlowChoice.forDeck(adapter(.oam)) == .browser)
+        // Issue 31, item 7: a password provider got a browser window nobody would approve.
+        #expect(SignInFlowChoice.forDeck(adapter(.oam, flow: .password)) == nil)
+        #expect(SignInFlowChoice.deckCannotSignIn("corp").contains("`authdeck login corp --password`"))
         #expect(SignInFlowChoice.forDeck(adapter(.sharepoint, options: ["azure_provider": "work"])) == .device)
         #expect(SignInFlowChoice.forDeck(adapter(.sharepoint, options: ["mode": "legacy"])) == nil, "legacy SharePoint needs a password")
     }
