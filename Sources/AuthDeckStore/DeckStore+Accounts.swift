@@ -47,30 +47,33 @@ extension DeckStore: AccountStore {
     /// Credential rows are read table by table and land on their account's position through
     /// `AccountLocator`. Why: no dictionary of credentials per account to build and empty again.
     func accounts(includeQuarantined: Bool, openSecrets: Bool) throws -> [StoredAccount] {
-        try read { db in
-            let filter = includeQuarantined ? "" : " WHERE quarantined_at IS NULL"
-            // Every row, quarantined or not: an upper bound SQLite counts from the primary key's
-            // index, where counting only the unquarantined ones read the whole table.
-            let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM accounts") ?? 0
-            var out: [StoredAccount] = []
-            out.reserveCapacity(count)
-            try Self.eachAccount(db, where: filter) { out.append(StoredAccount(account: $0, credentials: .empty)) }
-            if openSecrets { try out.forEach { try checkSeal(of: $0.account, db) } }
-            // Sorted here rather than by SQLite, whose sorter cost more than reading the rows;
-            // positions are sorted, not the (large) accounts, which then move once.
-            let order = Self.listingOrder(of: out)
-            var positions = [Int](repeating: 0, count: order.count)
-            for (position, read) in order.enumerated() { positions[read] = position }
-            var locator = AccountLocator(ids: out.map(\.account.id), positions: positions)
-            Self.permute(&out, to: order)
-            // Rows of accounts left out (quarantined) find no position and are skipped.
-            try loadCredentials(db, scope: .all, openSecrets: openSecrets) { row, column in
-                locator.position(of: row, column: column)
-            } apply: { index, change in
-                try change(&out[index].credentials)
-            }
-            return out
+        try read { db in try accounts(db, includeQuarantined: includeQuarantined, openSecrets: openSecrets) }
+    }
+
+    /// `accounts(includeQuarantined:openSecrets:)` inside the caller's transaction on `db`.
+    func accounts(_ db: Database, includeQuarantined: Bool, openSecrets: Bool) throws -> [StoredAccount] {
+        let filter = includeQuarantined ? "" : " WHERE quarantined_at IS NULL"
+        // Every row, quarantined or not: an upper bound SQLite counts from the primary key's
+        // index, where counting only the unquarantined ones read the whole table.
+        let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM accounts") ?? 0
+        var out: [StoredAccount] = []
+        out.reserveCapacity(count)
+        try Self.eachAccount(db, where: filter) { out.append(StoredAccount(account: $0, credentials: .empty)) }
+        if openSecrets { try out.forEach { try checkSeal(of: $0.account, db) } }
+        // Sorted here rather than by SQLite, whose sorter cost more than reading the rows;
+        // positions are sorted, not the (large) accounts, which then move once.
+        let order = Self.listingOrder(of: out)
+        var positions = [Int](repeating: 0, count: order.count)
+        for (position, read) in order.enumerated() { positions[read] = position }
+        var locator = AccountLocator(ids: out.map(\.account.id), positions: positions)
+        Self.permute(&out, to: order)
+        // Rows of accounts left out (quarantined) find no position and are skipped.
+        try loadCredentials(db, scope: .all, openSecrets: openSecrets) { row, column in
+            locator.position(of: row, column: column)
+        } apply: { index, change in
+            try change(&out[index].credentials)
         }
+        return out
     }
 
     public func account(id: String) throws -> StoredAccount? {
