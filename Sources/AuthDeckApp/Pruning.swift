@@ -34,13 +34,21 @@ public struct Pruning: Sendable {
     /// Each candidate's verdict is taken again inside the quarantine's transaction, from the
     /// store as it is then: one signed in again, renewed, removed or found stale for another
     /// reason since the preview is kept, and the outcome says so.
-    public func quarantine(_ candidates: [PruneCandidate], config: DeckConfig, unusedAfter: TimeSpan? = nil) throws -> PruneOutcome {
+    ///
+    /// With `candidates` nil (`prune --yes`: no preview to confirm), whatever is stale inside
+    /// that transaction, of `reasons` and `provider` when given, is moved: one read of the store,
+    /// not a preview's and then the transaction's (100,000 accounts: twice the time).
+    public func quarantine(_ candidates: [PruneCandidate]?, config: DeckConfig, unusedAfter: TimeSpan? = nil,
+                           reasons: Set<String> = [], provider: String? = nil) throws -> PruneOutcome {
         let now = clock.now()
         let settings = Self.settings(config, unusedAfter: unusedAfter)
         var kept: [String] = []
         let quarantined = try store.quarantine(candidates, at: now) { current in
             let stale = PrunePolicy.candidates(current, providers: config.knownProviders, settings: settings,
                                                statePolicy: config.statePolicy, now: now)
+            guard let candidates else {
+                return stale.filter { (reasons.isEmpty || reasons.contains($0.reason.key)) && (provider == nil || $0.account.providerId == provider) }
+            }
             let staleNow = Dictionary(stale.map { ($0.account.id, $0) }, uniquingKeysWith: { a, _ in a })
             let present = Dictionary(current.map { ($0.account.id, $0.account) }, uniquingKeysWith: { a, _ in a })
             var confirmed: [PruneCandidate] = []

@@ -28,11 +28,12 @@ public protocol AccountStore: Sendable {
     /// Deletes an account and all its credentials (sign-out, purge).
     func delete(accountId: String) throws
     /// Moves to the quarantine those of `candidates` that `stillStale` still finds stale when
-    /// given, inside the same transaction, the accounts as they are then (each candidate's
-    /// provider-and-subject group, summaries); returns those moved, with the reasons found then.
-    /// They keep their credentials until purged. Why the second verdict: an account signed in
-    /// again between a preview and its confirmation must not be pruned on the preview's word.
-    func quarantine(_ candidates: [PruneCandidate], at: Instant,
+    /// given, inside the same transaction, every unquarantined account as it is then
+    /// (summaries) — with `candidates` nil, every one `stillStale` returns; returns those moved,
+    /// with the reasons found then. They keep their credentials until purged. Why the second
+    /// verdict: an account signed in again between a preview and its confirmation must not be
+    /// pruned on the preview's word.
+    func quarantine(_ candidates: [PruneCandidate]?, at: Instant,
                     stillStale: ([StoredAccount]) -> [PruneCandidate]) throws -> [PruneCandidate]
     /// Brings quarantined accounts back (all of them when `ids` is nil); returns them.
     func restore(ids: [String]?) throws -> [Account]

@@ -11,17 +11,18 @@ extension DeckStore {
     /// write lock is held from this read to the update, so nothing can change in between.
     /// `stillStale` gets every unquarantined account as it is now, as summaries (no secret is
     /// opened), in listing order.
-    public func quarantine(_ candidates: [PruneCandidate], at: Instant,
+    public func quarantine(_ candidates: [PruneCandidate]?, at: Instant,
                            stillStale: ([StoredAccount]) -> [PruneCandidate]) throws -> [PruneCandidate] {
         try write { db in
             // Every unquarantined account in one pass (summaries, listing order), not one group
             // query per candidate: a prune of 100,000 accounts took 52 s that way, and the
             // verdicts (duplicates, wrong tenants) depend on the whole set anyway.
             let current = try accounts(db, includeQuarantined: false, openSecrets: false)
-            let confirmed = Dictionary(stillStale(current).map { ($0.account.id, $0) }, uniquingKeysWith: { a, _ in a })
+            let found = stillStale(current)
+            let confirmed = Dictionary(found.map { ($0.account.id, $0) }, uniquingKeysWith: { a, _ in a })
             var quarantined: [PruneCandidate] = []
             let update = try db.cachedStatement(sql: "UPDATE accounts SET quarantined_at = ?, quarantine_reason = ? WHERE id = ? AND quarantined_at IS NULL")
-            for candidate in candidates {
+            for candidate in candidates ?? found {
                 guard let now = confirmed[candidate.account.id] else { continue }
                 try update.execute(arguments: [at.secondsSinceEpoch, now.reason.sentence, now.account.id])
                 guard db.changesCount == 1 else { continue }

@@ -57,6 +57,11 @@ struct PruneCommand: AsyncParsableCommand {
         if undo { return try restore(pruning) }
         let config = try context.loadConfig()
         let unusedAfter = olderThan.flatMap(TimeSpan.init(parsing:))
+        if yes && !dryRun {
+            // Nothing to preview: what is stale is found and moved in one transaction.
+            let outcome = try pruning.quarantine(nil, config: config, unusedAfter: unusedAfter, reasons: Set(reason), provider: provider)
+            return try report(outcome)
+        }
         let candidates = try pruning.candidates(config, reasons: Set(reason), provider: provider, unusedAfter: unusedAfter)
         let rows = candidates.map(Self.row)
         if dryRun || candidates.isEmpty {
@@ -76,11 +81,15 @@ struct PruneCommand: AsyncParsableCommand {
         }
         // The verdicts are taken again as the accounts are moved: one signed in since the
         // preview is kept, and said so.
-        let outcome = try pruning.quarantine(candidates, config: config, unusedAfter: unusedAfter)
+        try report(try pruning.quarantine(candidates, config: config, unusedAfter: unusedAfter))
+    }
+
+    /// What was moved, kept and purged; with `--yes` the moved accounts are listed (nothing was shown before).
+    func report(_ outcome: PruneOutcome) throws {
         for sentence in outcome.kept { Output.note(sentence) }
         let pruned = outcome.quarantined.map(Self.row)
         if json { return try Output.json(ResultJSON(dry_run: false, pruned: pruned, restored: [], purged: outcome.purged.map(\.id))) }
-        if pruned.isEmpty { return Output.raw("Nothing pruned.\n") }
+        if pruned.isEmpty { return Output.raw(yes ? "Nothing to prune.\n" : "Nothing pruned.\n") }
         Output.raw((yes ? listing(pruned) + "\n" : "") + "Pruned \(pruned.count). Undo with `authdeck prune --undo`.\n")
     }
 
