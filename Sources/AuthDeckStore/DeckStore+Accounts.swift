@@ -294,7 +294,14 @@ extension DeckStore: AccountStore {
     func resealAccount(_ id: String, quarantined: Bool, _ db: Database) throws {
         // Cached statements: a prune moves thousands of accounts in one transaction.
         let read = try db.cachedStatement(sql: "SELECT provider_id, subject, username, realm, seal FROM accounts WHERE id = ?")
-        guard let row = try Row.fetchOne(read, arguments: [id]), let seal = row[4] as Data? else { return }
+        guard let row = try Row.fetchOne(read, arguments: [id]) else { return }
+        try resealAccount(id, row: row, quarantined: quarantined, db)
+    }
+
+    /// `resealAccount` with the row's provider, subject, username, realm and seal already read
+    /// (a quarantine's UPDATE … RETURNING gives them: one statement per account, not two).
+    func resealAccount(_ id: String, row: Row, quarantined: Bool, _ db: Database) throws {
+        guard let seal = row[4] as Data? else { return }
         func context(_ q: Bool) -> String {
             SealingContext.account(id, provider: row[0], subject: row[1], username: row[2], realm: row[3], quarantined: q)
         }

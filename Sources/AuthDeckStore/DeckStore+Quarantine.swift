@@ -21,12 +21,14 @@ extension DeckStore {
             let found = stillStale(current)
             let confirmed = Dictionary(found.map { ($0.account.id, $0) }, uniquingKeysWith: { a, _ in a })
             var quarantined: [PruneCandidate] = []
-            let update = try db.cachedStatement(sql: "UPDATE accounts SET quarantined_at = ?, quarantine_reason = ? WHERE id = ? AND quarantined_at IS NULL")
+            let update = try db.cachedStatement(sql: """
+                UPDATE accounts SET quarantined_at = ?, quarantine_reason = ? WHERE id = ? AND quarantined_at IS NULL
+                RETURNING provider_id, subject, username, realm, seal
+                """)
             for candidate in candidates ?? found {
-                guard let now = confirmed[candidate.account.id] else { continue }
-                try update.execute(arguments: [at.secondsSinceEpoch, now.reason.sentence, now.account.id])
-                guard db.changesCount == 1 else { continue }
-                try resealAccount(now.account.id, quarantined: true, db)
+                guard let now = confirmed[candidate.account.id],
+                      let moved = try Row.fetchOne(update, arguments: [at.secondsSinceEpoch, now.reason.sentence, now.account.id]) else { continue }
+                try resealAccount(now.account.id, row: moved, quarantined: true, db)
                 try Self.insertEvent(DeckEvent(at: at, kind: .pruned, accountId: now.account.id,
                                                providerId: now.account.providerId, detail: now.reason.sentence), db)
                 quarantined.append(now)
