@@ -190,7 +190,12 @@ public enum DeckRenderer {
             let empty = s.providers.isEmpty ? "No providers yet: add [[provider]] tables to config.toml (`authdeck providers` says how), or try `authdeck demo`."
                                             : "No accounts yet: press a, or `authdeck login PROVIDER`, to add one."
             let text = s.filter.isEmpty ? empty : "No account matches \"\(s.filter)\"."
-            b.put(TextFit.cut(text, l.tableWidth - 3), x: l.tableX + 2, y: l.firstRowY, role: .dim)
+            // Wrapped, not cut: at 80 and 120 columns the way out ("or try `authdeck demo`")
+            // was the part cut off (issue 31).
+            let lines = TextFit.wrap(text, l.tableWidth - 3)
+            for (i, line) in lines.prefix(max(1, l.visibleRowCount)).enumerated() {
+                b.put(TextFit.cut(line, l.tableWidth - 3), x: l.tableX + 2, y: l.firstRowY + i, role: .dim)
+            }
             return
         }
         for (i, row) in window.enumerated() {

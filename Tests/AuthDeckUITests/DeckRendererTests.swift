@@ -41,6 +41,18 @@ import AuthDeckCore
         }
     }
 
+    /// Issue 31, item 10: the empty deck's first-run hint was cut at 120 and 80 columns, and the
+    /// part lost was the way out: "or try `authdeck demo`". It wraps now.
+    @Test(arguments: [(80, 24), (120, 40), (60, 15)])
+    func theFirstRunHintIsShownWhole(width: Int, height: Int) {
+        var s = DeckState(now: DeckTestState.now, storePath: "~/.local/share/authdeck/authdeck.db", keySource: "key file")
+        _ = DeckReducer.reduce(&s, .resize(width: width, height: height))
+        _ = DeckReducer.reduce(&s, .loaded(rows: [], providers: [], now: DeckTestState.now))
+        let screen = (0..<height).map { DeckRenderer.render(s).line($0) }.joined(separator: " ")
+        let words = screen.split(whereSeparator: { $0 == " " || $0 == "│" }).joined(separator: " ")
+        #expect(words.contains("or try `authdeck demo`."), "\(width)x\(height): \(screen)")
+    }
+
     @Test func aLongProviderIdGivesWayToItsAccountCount() {
         var s = DeckTestState.make(width: 120, height: 40)
         s.providers = [DeckProvider(id: "contoso-production", kind: .azuread, accounts: 10_000, worst: nil)]
