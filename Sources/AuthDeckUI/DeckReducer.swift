@@ -34,22 +34,23 @@ public enum DeckReducer {
             state.height = h
             return []
         case let .loaded(rows, providers, now, changesAt):
+            let place = selectedPlace(state)
             state.rows = rows
             state.providers = providers
             state.now = now
             state.reloadAt = changesAt
-            if let id = state.selectedID, !rows.contains(where: { $0.id == id }) { state.selectedID = nil }
-            if state.selectedID == nil { state.selectedID = state.visibleRows.first?.id }
+            keepSelection(&state, near: place)
             state.selectedProvider = min(state.selectedProvider, max(0, providers.count - 1))
             return []
         case let .rowsUpdated(ids, rows, changesAt):
+            let place = selectedPlace(state)
             let asked = Set(ids), fresh = Dictionary(rows.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
             var kept = state.rows.compactMap { row in asked.contains(row.id) || fresh[row.id] != nil ? fresh[row.id] : row }
             kept += rows.filter { row in !state.rows.contains { $0.id == row.id } }
             state.rows = kept
             state.providers = DeckSnapshot.tally(state.rows, providers: state.providers)
             if let changesAt, changesAt < state.reloadAt ?? changesAt + .seconds(1) { state.reloadAt = changesAt }
-            if let id = state.selectedID, !state.rows.contains(where: { $0.id == id }) { state.selectedID = state.visibleRows.first?.id }
+            keepSelection(&state, near: place)
             return []
         case let .renewFinished(id, failure):
             state.busy.removeValue(forKey: id)
@@ -298,6 +299,21 @@ public enum DeckReducer {
     }
 
     /// The first visible table row so that the selection stays on screen.
+    /// Where the selected row stands among the visible rows, before they change.
+    static func selectedPlace(_ state: DeckState) -> Int? {
+        state.visibleRows.firstIndex { $0.id == state.selectedID }
+    }
+
+    /// Keeps the selection when its row is still there; when it went (signed out, pruned), the
+    /// row now in its place is selected, not the first one (issue 31: after a sign-out the
+    /// selection jumped to the top).
+    static func keepSelection(_ state: inout DeckState, near place: Int?) {
+        let visible = state.visibleRows
+        if let id = state.selectedID, visible.contains(where: { $0.id == id }) { return }
+        if let id = state.selectedID, state.rows.contains(where: { $0.id == id }) { return }
+        state.selectedID = visible.isEmpty ? nil : visible[min(place ?? 0, visible.count - 1)].id
+    }
+
     public static func scrollOffset(rows: [DeckRow], selected: String?, visible: Int) -> Int {
         guard visible > 0, let i = rows.firstIndex(where: { $0.id == selected }) else { return 0 }
         return max(0, i - visible + 1)

@@ -33,6 +33,22 @@ import AuthDeckUI
 
     /// A renewal's result replaces its row (and its provider's tally) in place; a row asked for
     /// and not read again is gone; the earliest time-driven change is kept for the reload.
+    /// Issue 31, item 14: after a sign-out the selection jumped to the top; the row that takes
+    /// the gone row's place is selected instead (the last one when it was the last).
+    @Test func aRowThatGoesLeavesTheSelectionInItsPlace() {
+        var s = DeckTestState.make(width: 120, height: 40)
+        let visible = s.visibleRows
+        #expect(visible.count > 4)
+        s.selectedID = visible[3].id
+        let rows = s.rows.filter { $0.id != visible[3].id }
+        _ = DeckReducer.reduce(&s, .loaded(rows: rows, providers: s.providers, now: DeckTestState.now))
+        #expect(s.selectedID == visible[4].id, "the next row, not the first")
+        let last = s.visibleRows.last!.id
+        s.selectedID = last
+        _ = DeckReducer.reduce(&s, .loaded(rows: s.rows.filter { $0.id != last }, providers: s.providers, now: DeckTestState.now))
+        #expect(s.selectedID == s.visibleRows.last?.id)
+    }
+
     @Test func updatedRowsReplaceTheirsAndTheProvidersTally() {
         var s = DeckTestState.make(width: 120, height: 40)
         let before = s.rows
