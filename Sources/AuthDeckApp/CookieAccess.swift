@@ -1,6 +1,5 @@
 import AuthDeckCore
 import AuthDeckConfig
-import AuthDeckVault
 
 /// An account's cookies for a script (`authdeck cookies`), by `TokenAccess`'s rule: the stored
 /// ones while they outlive the clock-skew margin, else renewed silently and committed before
@@ -25,9 +24,7 @@ public struct CookieAccess: Sendable {
         let skew = config.statePolicy.clockSkew
         let id = stored.account.id
         if stored.credentials.cookiesUsable(at: now, skew: skew) {
-            if stored.account.lastUsedAt.map({ now - $0 >= .seconds(StoreLayout.lastUsedResolution) }) ?? true {
-                try? wiring.store.touch(accountId: id, at: now)
-            }
+            wiring.store.touchIfDue(stored.account, at: now)
             return stored.credentials.cookies
         }
         let signIn = "sign in again: `authdeck login \(stored.account.providerId)`"

@@ -1,6 +1,5 @@
 import AuthDeckCore
 import AuthDeckConfig
-import AuthDeckVault
 
 /// A usable access token for a script (`authdeck token`): the cached one when it outlives the
 /// clock-skew margin, else one renewed silently and committed before it is handed out.
@@ -27,10 +26,7 @@ public struct TokenAccess: Sendable {
         let now = wiring.clock.now()
         let skew = config.statePolicy.clockSkew
         if let token = stored.credentials.usableAccessToken(for: scopes, at: now, skew: skew) {
-            // Skip the write transaction (and its lock) when the row already says "just now".
-            if stored.account.lastUsedAt.map({ now - $0 >= .seconds(StoreLayout.lastUsedResolution) }) ?? true {
-                try? wiring.store.touch(accountId: stored.account.id, at: now)
-            }
+            wiring.store.touchIfDue(stored.account, at: now)
             return token
         }
         if stored.account.lastError?.errorClass == .needsInteraction {

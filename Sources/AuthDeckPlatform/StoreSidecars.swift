@@ -17,12 +17,11 @@ public enum StoreSidecars {
     public static let checked = ["-journal"]
 
     /// Creates the store's `-wal` and `-shm` when absent and checks every sidecar that exists;
-    /// nil when all is well, else what is wrong with which file. `create`: false for a reader
-    /// that must not write (the front then only checks).
-    public static func claim(_ databasePath: String, create: Bool = true) -> (path: String, problem: String)? {
+    /// nil when all is well, else what is wrong with which file.
+    public static func claim(_ databasePath: String) -> (path: String, problem: String)? {
         for suffix in claimed + checked {
             let path = databasePath + suffix
-            if create, claimed.contains(suffix) {
+            if claimed.contains(suffix) {
                 let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
                 if fd >= 0 { close(fd); continue }
                 guard errno == EEXIST else {

@@ -14,8 +14,12 @@ extension DeckStore {
 
     /// Whether the store's access tokens are sealed with the version-2 binding.
     static func accessTokensResealed(_ db: Database) throws -> Bool {
-        try String.fetchOne(db, sql: "SELECT CAST(value AS TEXT) FROM meta WHERE key = ?", arguments: [accessTokenSealingKey])
-            == accessTokenSealingVersion
+        try metaText(db, accessTokenSealingKey) == accessTokenSealingVersion
+    }
+
+    /// A meta row's value as text, nil when there is none: the one-time steps' records.
+    static func metaText(_ db: Database, _ key: String) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT CAST(value AS TEXT) FROM meta WHERE key = ?", arguments: [key])
     }
 
     /// Re-seals every version-1 access token with the version-2 binding; a value that does not

@@ -129,19 +129,6 @@ extension DeckStore: AccountStore {
         }
     }
 
-    public func quarantine(_ candidates: [PruneCandidate], at: Instant) throws {
-        try write { db in
-            let update = try db.cachedStatement(sql: "UPDATE accounts SET quarantined_at = ?, quarantine_reason = ? WHERE id = ? AND quarantined_at IS NULL")
-            for c in candidates {
-                try update.execute(arguments: [at.secondsSinceEpoch, c.reason.sentence, c.account.id])
-                guard db.changesCount == 1 else { throw StoreError.notFound(accountId: c.account.id) }
-                try resealAccount(c.account.id, quarantined: true, db)
-                try Self.insertEvent(DeckEvent(at: at, kind: .pruned, accountId: c.account.id,
-                                               providerId: c.account.providerId, detail: c.reason.sentence), db)
-            }
-        }
-    }
-
     public func restore(ids: [String]?) throws -> [Account] {
         let now = clock.now()
         return try write { db in
@@ -174,6 +161,13 @@ extension DeckStore: AccountStore {
             }
             return accounts
         }
+    }
+
+    /// `touch`, skipped without a write transaction (and its lock) when `account` as read
+    /// already says "just now"; a failure is not the caller's problem (the credential was used).
+    public func touchIfDue(_ account: Account, at now: Instant) {
+        guard account.lastUsedAt.map({ now - $0 >= .seconds(StoreLayout.lastUsedResolution) }) ?? true else { return }
+        try? touch(accountId: account.id, at: now)
     }
 
     /// Notes that an account's credential was just used, at most once a minute, so the
@@ -276,9 +270,10 @@ extension DeckStore: AccountStore {
     /// or realm was changed without the key (or the seal removed), so its secrets must not be
     /// sent anywhere on its say-so.
     func checkSeal(of account: Account, _ db: Database) throws {
-        let rows = try RawStatement(db, sql: "SELECT seal FROM accounts WHERE id = ?", arguments: [.text(account.id)])
-        guard try rows.next(), let seal = rows.bytes(0),
-              (try? box.open(seal, context: Self.sealContext(of: account))) != nil
+        // Cached: the full read checks every account's seal.
+        let read = try db.cachedStatement(sql: "SELECT seal FROM accounts WHERE id = ?")
+        guard let seal = try Data.fetchOne(read, arguments: [account.id]),
+              (try? box.open(Array(seal), context: Self.sealContext(of: account))) != nil
         else { throw StoreError.accountTampered(accountId: account.id) }
     }
 

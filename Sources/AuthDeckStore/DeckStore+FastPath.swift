@@ -8,7 +8,7 @@ extension DeckStore {
     /// The stored record, nil when there is none, it cannot be read or it fails its seal.
     public func tokenFastPath() throws -> TokenFastPath? {
         try read { db -> TokenFastPath? in
-            guard let text = try String.fetchOne(db, sql: "SELECT CAST(value AS TEXT) FROM meta WHERE key = ?", arguments: [TokenFastPath.metaKey]),
+            guard let text = try Self.metaText(db, TokenFastPath.metaKey),
                   let record = TokenFastPath(encoded: text),
                   let seal = try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [TokenFastPath.sealKey]),
                   (try? box.open(Array(seal), context: SealingContext.fastPath(record.encoded))) != nil else { return nil }

@@ -145,7 +145,8 @@ import AuthDeckPlatform
         #expect(Set(try store.accounts(providerId: provider, subject: nil)) == Set(fixture.accounts.filter { $0.account.providerId == provider }))
         #expect(try store.accounts(providerId: provider, subject: "no such subject").isEmpty)
         #expect(try store.accounts(providerId: "nope", subject: nil).isEmpty)
-        try store.quarantine([PruneCandidate(account: sample.account, reason: .signInNeverCompleted)], at: clock.now())
+        let candidate = PruneCandidate(account: sample.account, reason: .signInNeverCompleted)
+        #expect(try store.quarantine([candidate], at: clock.now()) { _ in [candidate] }.count == 1)
         #expect(try store.accounts(providerId: provider, subject: sample.account.subject).contains { $0.account.id == sample.account.id && $0.account.quarantinedAt != nil },
                 "quarantined accounts are found too (a sign-in brings them back)")
     }
@@ -428,7 +429,7 @@ import AuthDeckPlatform
         let candidates = PrunePolicy.candidates(fixture.accounts, providers: nil, settings: .standard,
                                                 statePolicy: .standard, now: clock.now())
         #expect(!candidates.isEmpty)
-        try store.quarantine(candidates, at: clock.now())
+        #expect(try store.quarantine(candidates, at: clock.now()) { _ in candidates }.count == candidates.count)
         let live = try store.accounts(includeQuarantined: false)
         #expect(live.count == fixture.accounts.count - candidates.count)
         let restored = try store.restore(ids: [candidates[0].account.id])

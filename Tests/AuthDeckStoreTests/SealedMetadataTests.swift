@@ -146,13 +146,13 @@ import AuthDeckPlatform
         let (freed, fixture) = try store(after: "SELECT 1")
         let jiro = try #require(fixture.accounts.first { $0.account.id == "work/0000a002" }).account
         let candidate = PruneCandidate(account: jiro, reason: .unused(days: 90))
-        try freed.quarantine([candidate], at: clock.now())
+        _ = try freed.quarantine([candidate], at: clock.now()) { _ in [candidate] }
         let queue = try DatabaseQueue(path: freed.location.databasePath)
         try queue.write { db in try db.execute(sql: "UPDATE accounts SET quarantined_at = NULL WHERE id = ?", arguments: [jiro.id]) }
         expectTampered(jiro.id, freed, "taken out of the quarantine without the key")
         // Through the store: quarantined and restored, and it still opens.
         let (store, _) = try self.store(after: "SELECT 1")
-        try store.quarantine([candidate], at: clock.now())
+        _ = try store.quarantine([candidate], at: clock.now()) { _ in [candidate] }
         #expect(try store.account(id: candidate.account.id)?.account.quarantinedAt != nil)
         _ = try store.restore(ids: [candidate.account.id])
         #expect(try store.account(id: candidate.account.id)?.account.quarantinedAt == nil)
@@ -160,7 +160,7 @@ import AuthDeckPlatform
         try queue.close()
         let (tampered, _) = try self.store(after: "UPDATE accounts SET username = 'admin@contoso.com' WHERE id = 'work/0000a002'")
         let victim = PruneCandidate(account: jiro, reason: .unused(days: 90))
-        try tampered.quarantine([victim], at: clock.now())
+        _ = try tampered.quarantine([victim], at: clock.now()) { _ in [victim] }
         _ = try tampered.restore(ids: [victim.account.id])
         expectTampered(victim.account.id, tampered, "pruned and restored after an edit")
     }
