@@ -143,8 +143,11 @@ import AuthDeckPlatform
         let code = try #require(lines[at + 1].split { $0 == " " || $0 == "│" }.map(String.init)
             .first { $0.count == 9 && $0.allSatisfy { $0.isUppercase || $0.isNumber } })
         // 120×40 has room for the QR code of the verification page (libqrencode).
-        let scan = try s.waitFor(text: "or scan:")
-        #expect(scan.split(separator: "\n").filter { $0.contains("▀▀▀▀▀▀▀") || $0.contains("▄▄▄▄▄▄▄") }.count >= 2, "the QR code is drawn")
+        // Polled, not one capture: tmux can be read between "or scan:" and the code's last rows.
+        try s.waitFor("the QR code drawn below \"or scan:\"") { screen in
+            screen.contains("or scan:")
+                && screen.split(separator: "\n").filter { $0.contains("▀▀▀▀▀▀▀") || $0.contains("▄▄▄▄▄▄▄") }.count >= 2
+        }
         try idp.approve(userCode: code, as: "taro@contoso.com")
         try s.waitFor(text: "Signed in work/taro@contoso.com.", timeout: 30)
         try s.send("q")
