@@ -5,10 +5,12 @@
 /// escape text, shifting the rest of the row and leaving debris; a stand-in of the same
 /// width keeps every column where the frame put it.
 public enum AsciiForm {
+    /// Each meaning its own form: `~` once stood for the cut, the renew-due badge and (by
+    /// habit) a home directory, so `~769/authdeck.db` read as a path that does not exist.
     static let forms: [Character: Character] = [
         "─": "-", "│": "|", "┌": "+", "┐": "+", "└": "+", "┘": "+",
-        "●": "+", "◐": "~", "○": "x", "▲": "!", "✕": "-", "■": "#",
-        "…": "~", "·": ".", "—": "-", "–": "-", "↻": "*", "▸": ">", "█": "_", "×": "x",
+        "●": "+", "◐": "%", "○": "o", "▲": "!", "✕": "X", "■": "#",
+        "…": ">", "·": ".", "—": "-", "–": "-", "↻": "@", "▸": "*", "█": "_", "×": "x",
         "↑": "^", "↓": "v", "▾": "v", "‹": "<", "›": ">", "“": "\"", "”": "\"", "‘": "'", "’": "'",
     ]
 

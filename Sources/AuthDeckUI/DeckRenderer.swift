@@ -6,15 +6,18 @@ public enum DeckRenderer {
     public struct Glyphs: Sendable {
         let h, v, tl, tr, bl, br: Character
         let spinner: [Character]
+        /// The state's badge; its ASCII form is `AsciiForm`'s, so the two sets never disagree.
         func badge(_ s: AccountState) -> String {
+            let unicode: Character
             switch s {
-            case .signedIn: return ascii ? "+" : "●"
-            case .expiringSoon: return ascii ? "~" : "◐"
-            case .expired: return ascii ? "x" : "○"
-            case .needsSignIn: return ascii ? "!" : "▲"
-            case .stale: return ascii ? "-" : "✕"
-            case .failed: return ascii ? "#" : "■"
+            case .signedIn: unicode = "●"
+            case .expiringSoon: unicode = "◐"
+            case .expired: unicode = "○"
+            case .needsSignIn: unicode = "▲"
+            case .stale: unicode = "✕"
+            case .failed: unicode = "■"
             }
+            return String(ascii ? AsciiForm.of(unicode) : unicode)
         }
         let ascii: Bool
         public static let unicode = Glyphs(h: "─", v: "│", tl: "┌", tr: "┐", bl: "└", br: "┘", spinner: Array("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"), ascii: false)

@@ -14,11 +14,26 @@ extension ScreenBuffer {
             let w = wide ? 2 : 1
             guard shownWidth(ch) != w else { continue }
             out.cells[i].character = wide ? "?" : AsciiForm.of(ch)
+            if ch == "…", spelledOut(at: i) {
+                for j in i...(i + 2) { out.cells[j].character = "." }
+            }
             if wide {
                 out.cells[i + 1].character = "?"
                 out.cells[i + 1].continuation = false
             }
         }
         return out
+    }
+
+    /// Whether the `…` at `i` can be written `...`: the two cells after it are blank and the
+    /// one after those ends the row, is blank or is a border, so no word is touched.
+    /// Why: prose ("Waiting…") reads as prose; a cut inside a column keeps its one cell.
+    private func spelledOut(at i: Int) -> Bool {
+        let x = i % width
+        guard x + 2 < width else { return false }
+        for j in (i + 1)...(i + 2) where cells[j].character != " " || cells[j].continuation { return false }
+        guard x + 3 < width else { return true }
+        let next = cells[i + 3].character
+        return next == " " || next == "│" || next == "|"
     }
 }
