@@ -151,12 +151,15 @@ public enum DeckRenderer {
         func need(_ key: String, _ content: Int, cap: Int = 48, optional: Bool = false, _ priority: Int) -> TableColumns.Need {
             TableColumns.Need(key, title: key == sorted ? key + "▾" : key, content: content, cap: cap, optional: optional, priority: priority)
         }
-        // Who the account is comes first, then its state and times; the display name last.
+        // What a person came for is served first: the state and the countdown (short, and
+        // unreadable when cut: "● signe…"), then who the account is; LAST USED and REALM give
+        // way entirely when the rest needs the room (at 60×15 LAST USED kept its ten cells for
+        // "never" while the state was cut), the display name is squeezed last.
         return TableColumns([
-            need("PROVIDER", widest(\.providerId), cap: 20, 4), need("NAME", widest(\.displayName), cap: 32, 5),
-            need("USER", widest(\.username), cap: 40, 0), need("REALM", widest(\.realm), cap: 40, optional: true, 5),
-            need("STATE", widest { stateText($0, s, g).0 }, 1), need("EXPIRES", widest { expiryText($0, s.now) }, 2),
-            need("LAST USED", widest { ExpiryText.ago($0.lastUsed, now: s.now) }, 3),
+            need("PROVIDER", widest(\.providerId), cap: 20, 3), need("NAME", widest(\.displayName), cap: 32, 5),
+            need("USER", widest(\.username), cap: 40, 2), need("REALM", widest(\.realm), cap: 40, optional: true, 5),
+            need("STATE", widest { stateText($0, s, g).0 }, 0), need("EXPIRES", widest { expiryText($0, s.now) }, 1),
+            need("LAST USED", widest { ExpiryText.ago($0.lastUsed, now: s.now) }, optional: true, 4),
         ], width: width)
     }
 

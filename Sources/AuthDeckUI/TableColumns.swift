@@ -42,10 +42,16 @@ public struct TableColumns: Equatable, Sendable {
 
     /// Columns for `needs` in `width` cells.
     public init(_ needs: [Need], width: Int) {
-        var shown = needs
-        // An optional column only when everything else fits whole beside some of it.
-        let required = needs.filter { !$0.optional }.reduce(0) { $0 + $1.most }
-        shown.removeAll { $0.optional && width - required < min($0.most, 14) }
+        // An optional column only when the columns served before it (and the optional ones
+        // already kept) fit whole beside it (up to 14 cells of it), the ones served after it
+        // at their least. Decided in order of priority.
+        var dropped = Set<String>()
+        for optional in needs.filter(\.optional).sorted(by: { $0.priority < $1.priority }) {
+            let others = needs.filter { $0.key != optional.key && !dropped.contains($0.key) && (!$0.optional || $0.priority < optional.priority) }
+            let room = width - others.reduce(0) { $0 + ($1.priority <= optional.priority ? $1.most : $1.least) }
+            if room < min(optional.most, 14) { dropped.insert(optional.key) }
+        }
+        let shown = needs.filter { !dropped.contains($0.key) }
         var widths = shown.map(\.least)
         var left = width - widths.reduce(0, +)
         // By priority; within one, even shares again and again to the columns still short.
