@@ -25,7 +25,7 @@ import AuthDeckCore
         var b = ScreenBuffer(width: 12, height: 1)
         b.put("─本番 ●…x", x: 0, y: 0)
         let ascii = b.limited { $0.isASCII ? 1 : -1 }
-        #expect(ascii.line(0) == "-???? +~x   ")
+        #expect(ascii.line(0) == "-???? +>x   ")
         #expect((0..<12).allSatisfy { !ascii.cell(x: $0, y: 0).continuation })
         let utf8 = b.limited { CharacterWidth.of($0) }
         #expect(utf8 == b)
