@@ -62,9 +62,12 @@ public enum DeckReducer {
         case let .signInPrompt(id, prompt):
             switch prompt {
             case let .deviceCode(userCode, uri, complete, _, expiresAt):
+                // A person is asked now: the row no longer says "renewing".
+                if state.busy[id] != nil { state.busy[id] = "signing in" }
                 state.modal = .deviceCode(id: id, userCode: userCode, uri: complete ?? uri, expiresAt: expiresAt, note: nil)
                 if state.qrURI != complete ?? uri { return [.encodeQR(complete ?? uri)] }
             case let .browser(url, _):
+                if state.busy[id] != nil { state.busy[id] = "signing in" }
                 state.modal = .browser(id: id, url: url)
             case .notice(let text):
                 if case .deviceCode(let i, let c, let u, let e, _) = state.modal {
@@ -263,11 +266,14 @@ public enum DeckReducer {
             default: break
             }
         case .deviceCode(let id, _, _, _, _), .browser(let id, _):
-            if command == .cancel {
+            if command == .cancel || command == .quit {
                 state.modal = nil
                 state.busy.removeValue(forKey: id)
                 state.message = "Sign-in cancelled."
-                return [.cancelSignIn(id: id)]
+                // q quits here as the help bar says: the sign-in is cancelled on the way out.
+                guard command == .quit else { return [.cancelSignIn(id: id)] }
+                state.quitting = true
+                return [.cancelSignIn(id: id), .quit]
             }
             if case .browser(_, let url) = modal, command == .openInBrowser { return [.openURL(url)] }
         }

@@ -292,11 +292,24 @@ public enum DeckRenderer {
     /// A window in the middle of the screen: `lines` wrapped to it (cut with "… N more" when
     /// the screen is short) and `footer` (how to answer or close it) always shown.
     /// - Parameter width: the inside width, when the caller laid the lines out for one.
+    /// - Parameter unbroken: the index in `lines` of an address a person must copy whole: when
+    ///   it does not fit inside the window it is drawn across the screen's full width with no
+    ///   border on its rows, so a selection picks up the address and nothing else.
     static func box(_ b: inout ScreenBuffer, title: String, lines: [(String, Role)], footer: [(String, Role)] = [], width: Int? = nil,
-                    _ g: Glyphs) {
+                    unbroken: Int? = nil, _ g: Glyphs) {
         let widest = (lines + footer).map { CharacterWidth.of($0.0) }.max() ?? 0
         let inner = width ?? min(b.width - 6, max(CharacterWidth.of(title) + 4, widest + 2))
-        var body = lines.flatMap { line in TextFit.wrap(line.0, inner - 2).map { ($0, line.1) } }
+        var bare = Set<Int>()
+        var body: [(String, Role)] = []
+        for (i, line) in lines.enumerated() {
+            if i == unbroken, CharacterWidth.of(line.0) > inner - 2 {
+                let rows = chunks(line.0, b.width)
+                bare.formUnion(body.count..<(body.count + rows.count))
+                body += rows.map { ($0, line.1) }
+            } else {
+                body += TextFit.wrap(line.0, inner - 2).map { ($0, line.1) }
+            }
+        }
         let foot = footer.flatMap { line in TextFit.wrap(line.0, inner - 2).map { ($0, line.1) } }
         let room = max(1, b.height - 4 - foot.count)
         if body.count > room {
@@ -310,11 +323,32 @@ public enum DeckRenderer {
         b.put(String(g.tl) + String(repeating: g.h, count: inner) + String(g.tr), x: x, y: y, role: .border)
         b.put(" \(TextFit.cut(title, inner - 4)) ", x: x + 2, y: y, role: .accent)
         for (i, (text, role)) in all.prefix(h - 2).enumerated() {
+            if bare.contains(i) {
+                b.fill(x: 0, y: y + 1 + i, width: b.width, height: 1, role: .modal)
+                b.put(text, x: 0, y: y + 1 + i, role: role, maxWidth: b.width)
+                continue
+            }
             b.put(String(g.v), x: x, y: y + 1 + i, role: .border)
             b.put(TextFit.cut(text, inner - 2), x: x + 2, y: y + 1 + i, role: role, maxWidth: inner - 2)
             b.put(String(g.v), x: x + inner + 1, y: y + 1 + i, role: .border)
         }
         b.put(String(g.bl) + String(repeating: g.h, count: inner) + String(g.br), x: x, y: y + h - 1, role: .border)
+    }
+
+    /// `text` in pieces of exactly `width` cells (the last shorter): an address cut anywhere,
+    /// never at a space, since it has none.
+    static func chunks(_ text: String, _ width: Int) -> [String] {
+        var out: [String] = [], line = "", used = 0
+        for ch in text {
+            let w = CharacterWidth.of(ch)
+            if used + w > width {
+                out.append(line)
+                (line, used) = ("", 0)
+            }
+            line.append(ch)
+            used += w
+        }
+        return out + [line]
     }
 
     /// The help window's lines (every key, wrapped to the window) at the state's size.
@@ -334,6 +368,12 @@ public enum DeckRenderer {
 
     /// How many of `helpLines` the window shows at once (the rest page).
     public static func helpRows(_ s: DeckState) -> Int { max(1, s.height - 2 - 2 - 2) }
+
+    /// Whom a sign-in window is for: "to PROVIDER" for a new account, else the account's name
+    /// (a person with two windows' worth of accounts must know which one the code signs in).
+    static func signInSubject(_ id: String, _ s: DeckState) -> String {
+        id.hasPrefix("new:") ? "to \(id.dropFirst(4))" : s.accountName(id)
+    }
 
     static func modal(_ b: inout ScreenBuffer, _ m: DeckState.Modal, _ s: DeckState, _ g: Glyphs) {
         switch m {
@@ -356,7 +396,7 @@ public enum DeckRenderer {
             box(&b, title: "Add an account", lines: providers.enumerated().map { i, p in
                 (i == selected ? "▸ \(p)" : "  \(p)", i == selected ? Role.accent : Role.modal)
             }, footer: [("", .modal), ("Enter signs in with the provider's flow · Esc cancels", .dim)], g)
-        case let .deviceCode(_, code, uri, expiresAt, note):
+        case let .deviceCode(id, code, uri, expiresAt, note):
             var lines: [(String, Role)] = [("Open this page on any device:", .modal), (uri, .accent), ("", .modal),
                                            ("and enter the code:", .modal), ("   \(code)", .header), ("", .modal),
                                            ("The code expires \(ExpiryText.describe(expiresAt, now: s.now)).", .dim)]
@@ -367,10 +407,11 @@ public enum DeckRenderer {
                lines.count + 1 + qr.count + 3 <= b.height - 2, (qr.first?.count ?? 0) + 8 <= b.width {
                 lines.insert(contentsOf: [("or scan:", .modal)] + qr.map { ($0, Role.modal) } + [("", .modal)], at: 6)
             }
-            box(&b, title: "Sign in", lines: lines, footer: [("Waiting… Esc cancels.", .dim)], g)
-        case .browser(_, let url):
-            box(&b, title: "Sign in in your browser", lines: [("If no browser opened, open this URL:", .modal), (url, .accent)],
-                footer: [("", .modal), ("Waiting for the sign-in… o opens it again · Esc cancels.", .dim)], g)
+            box(&b, title: "Sign in \(signInSubject(id, s))", lines: lines, footer: [("Waiting… Esc cancels · q quits.", .dim)],
+                unbroken: 1, g)
+        case .browser(let id, let url):
+            box(&b, title: "Sign in \(signInSubject(id, s)) in your browser", lines: [("If no browser opened, open this URL:", .modal), (url, .accent)],
+                footer: [("", .modal), ("Waiting for the sign-in… o opens it again · Esc cancels · q quits.", .dim)], unbroken: 1, g)
         }
     }
 }

@@ -74,13 +74,14 @@ import AuthDeckCore
         for quit in [Key.char("x"), .char("q")] {
             s = deck(keymap)
             #expect(DeckReducer.reduce(&s, .key(quit)) == [.quit] && s.quitting, "\(quit) quits")
-            // Every window q closed, x closes too, doing nothing else (sign-in windows close
-            // only with Esc, which stops the sign-in).
+            // Every window q closed, x closes too, doing nothing else; in a sign-in window
+            // either quits, as the help bar says, stopping the sign-in on the way.
             for window in windows(keymap) {
                 var w = window
                 let effects = DeckReducer.reduce(&w, .key(quit))
                 switch window.modal {
-                case .deviceCode?, .browser?: #expect(w == window && effects.isEmpty, "\(quit) in \(String(describing: window.modal))")
+                case .deviceCode(let id, _, _, _, _)?, .browser(let id, _)?:
+                    #expect(w.quitting && effects == [.cancelSignIn(id: id), .quit], "\(quit) in \(String(describing: window.modal))")
                 default: #expect(w.modal == nil && effects.isEmpty && !w.quitting, "\(quit) closes \(String(describing: window.modal))")
                 }
             }

@@ -1,0 +1,58 @@
+import Testing
+import AuthDeckCore
+@testable import AuthDeckUI
+
+/// The deck's sign-in window says whom it signs in, the row says a person is being asked, `q`
+/// does what the help bar says, and a long address can be copied whole (issue 31, item 13).
+struct SignInWindowTests {
+    func press(_ s: inout DeckState, _ key: Key) -> [DeckEffect] { DeckReducer.reduce(&s, .key(key)) }
+
+    func opened(url: String, width: Int = 120, height: Int = 40) -> (DeckState, String) {
+        var s = DeckTestState.make(width: width, height: height)
+        let id = s.selectedRow!.id
+        _ = press(&s, .enter)
+        _ = DeckReducer.reduce(&s, .signInPrompt(id: id, .browser(url: url, opened: false)))
+        return (s, id)
+    }
+
+    @Test func theWindowNamesTheAccountAndTheRowSaysSigningIn() {
+        let (s, id) = opened(url: "https://idp.example/authorize")
+        #expect(s.busy[id] == "signing in", "not \"renewing\" while a person is asked")
+        let text = DeckRenderer.render(s).text
+        #expect(text.contains("Sign in \(s.accountName(id)) in your browser"), "\(text)")
+        #expect(text.contains("signing in"))
+    }
+
+    @Test func aNewAccountsWindowNamesTheProvider() {
+        var s = DeckTestState.make(width: 120, height: 40)
+        s.busy["new:gl"] = "signing in"
+        _ = DeckReducer.reduce(&s, .signInPrompt(id: "new:gl", .deviceCode(userCode: "ABCD-1234", verificationURI: "https://idp.example/device",
+                                                                           verificationURIComplete: nil, message: nil, expiresAt: DeckTestState.now + .minutes(15))))
+        #expect(DeckRenderer.render(s).text.contains("Sign in to gl"))
+    }
+
+    @Test func qQuitsAndCancelsTheSignIn() {
+        var (s, id) = opened(url: "https://idp.example/authorize")
+        #expect(press(&s, .char("q")) == [.cancelSignIn(id: id), .quit])
+        #expect(s.quitting && s.modal == nil)
+    }
+
+    /// A 300-character address at 80 columns: its rows carry no border, so a selection of
+    /// them, joined, is the address.
+    @Test func aLongAddressIsDrawnWithoutBordersInItsRows() {
+        let url = "https://login.example.com/common/oauth2/v2.0/authorize?client_id=04b07795-8ddb-461a-bbee-02f9e1bf7b46"
+            + "&response_type=code&redirect_uri=http%3A%2F%2F127.0.0.1%3A41234&scope=openid+profile+offline_access"
+            + "&state=Zm9vYmFyYmF6cXV4&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256"
+        let (s, _) = opened(url: url, width: 80, height: 24)
+        let lines = DeckRenderer.render(s).text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let first = try? #require(lines.firstIndex { $0.hasPrefix("https://login.example.com") })
+        guard let first else { return }
+        var joined = ""
+        for line in lines[first...] {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            guard !trimmed.isEmpty, !trimmed.contains("│"), url.contains(joined + trimmed) else { break }
+            joined += trimmed
+        }
+        #expect(joined == url, "rows:\n\(lines.joined(separator: "\n"))")
+    }
+}
