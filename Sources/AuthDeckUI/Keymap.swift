@@ -55,6 +55,8 @@ public enum Keymap {
         Binding("repaint", presses: [], label: "Ctrl-L", help: "repaint the whole screen", inBar: false),
         Binding("help", .help, keys: [.char("?")], label: "?", help: "help (Down, Up, PgDn and PgUp page through it)", inBar: true, short: "help"),
         Binding("quit", .quit, keys: [.char("q")], label: "q", help: "quit", inBar: true, short: "quit"),
+        // Esc is a window key (`windowPresses`), listed here so `?` and the man page say it.
+        Binding("cancel", presses: [], label: "Esc", help: "close a window; in a sign-in window, stop the sign-in; clear the filter", inBar: false),
     ]
 
     /// Keys that only the windows (help, prune, sign-out, add, sign-in) answer, each naming

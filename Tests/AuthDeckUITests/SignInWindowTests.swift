@@ -55,4 +55,10 @@ struct SignInWindowTests {
         }
         #expect(joined == url, "rows:\n\(lines.joined(separator: "\n"))")
     }
+
+    /// Esc, the key every window's footer names, is in `?` too (issue 31, item 20).
+    @Test func escIsListedInTheHelp() {
+        let s = DeckTestState.make(width: 120, height: 40)
+        #expect(DeckRenderer.helpLines(s).contains { $0.hasPrefix("Esc") && $0.contains("stop the sign-in") })
+    }
 }
