@@ -42,11 +42,17 @@ public struct DemoSeed {
         try await signIn("fb", .device, nil, nil)                                    // near expiry
         try await signIn("whitepages", .password, "jiro@contoso.com", "jiro-pass-123")
         try await signIn("oidc", .password, "taro@contoso.com", "taro-pass-123")
-        // A sign-in that never completed (two hours ago): what prune is for.
+        // A sign-in that never completed (two hours ago): what prune is for. Staged from a real
+        // sign-in with its credentials taken away, so its subject is hanako's and a re-sign-in
+        // from its row (approved as hanako) mends that row instead of adding another.
+        try await signIn("oidc", .password, "hanako@contoso.com", "hanako-pass-123")
         let now = wiring.clock.now()
-        try wiring.store.insert(StoredAccount(account: Account(id: Account.makeID(provider: "oidc"), providerId: "oidc", subject: "abandoned",
-                                                               username: "hanako@contoso.com", displayName: "", createdAt: now - .hours(2),
-                                                               lastError: AccountError(errorClass: .declined, code: "access_denied",
-                                                                                       remedy: "the sign-in was declined", at: now - .hours(2)))))
+        guard var hanako = try wiring.store.accounts(providerId: "oidc", subject: nil).first(where: { $0.account.username == "hanako@contoso.com" })?.account else {
+            throw Refusal.failure("the demo could not stage hanako@contoso.com's abandoned sign-in")
+        }
+        (hanako.createdAt, hanako.lastSignInAt) = (now - .hours(2), nil)
+        hanako.lastError = AccountError(errorClass: .declined, code: "access_denied", remedy: "the sign-in was declined", at: now - .hours(2))
+        try wiring.store.update(hanako)
+        try wiring.store.replaceCredentials(Credentials(), accountId: hanako.id)
     }
 }

@@ -56,6 +56,8 @@ public struct EmulatorDirectory: Codable, Sendable {
                  oid: "00000000-0000-0000-0000-0000000a0001", tenant: contoso, federated: false),
             User(username: "jiro@contoso.com", password: "jiro-pass-123", name: "手須戸 二郎",
                  oid: "00000000-0000-0000-0000-0000000a0002", tenant: contoso, federated: true),
+            User(username: "hanako@contoso.com", password: "hanako-pass-123", name: "山田 花子",
+                 oid: "00000000-0000-0000-0000-0000000a0003", tenant: contoso, federated: false),
             User(username: "dev@fabrikam.com", password: "dev-pass-123", name: "Dev Fabrikam",
                  oid: "00000000-0000-0000-0000-0000000b0001", tenant: fabrikam, federated: false),
         ],

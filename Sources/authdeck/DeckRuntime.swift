@@ -16,6 +16,9 @@ final class DeckRuntime: @unchecked Sendable {
     let themes: [Theme]
     let glyphs: DeckRenderer.Glyphs
     var state: DeckState
+    /// Told of every sign-in prompt with the account it is for (the demo's approver, which
+    /// approves a device code as the account being signed in). Set before `run`.
+    var onSignInPrompt: (@Sendable (_ accountId: String, SignInPrompt) -> Void)?
     /// Results of background work, drained by the loop.
     private let inbox = Inbox()
     private var tasks: [String: Task<Void, Never>] = [:]
@@ -213,7 +216,7 @@ final class DeckRuntime: @unchecked Sendable {
     /// sign-in flow with its prompts shown as modals.
     func renew(_ id: String, interactive: Bool) async {
         do {
-            switch try await reauthentication.renewOrSignIn(id, interactive: interactive, presenter: DeckPresenter(id: id, inbox: inbox)) {
+            switch try await reauthentication.renewOrSignIn(id, interactive: interactive, presenter: DeckPresenter(id: id, inbox: inbox, observer: onSignInPrompt)) {
             case .renewed:
                 inbox.post(.renewFinished(id: id, failure: nil))
             case .signedIn(let signed):
@@ -250,7 +253,7 @@ final class DeckRuntime: @unchecked Sendable {
         let key = "new:" + provider
         do {
             let started = context.clock.now()
-            let added = try await reauthentication.add(provider, presenter: DeckPresenter(id: key, inbox: inbox))
+            let added = try await reauthentication.add(provider, presenter: DeckPresenter(id: key, inbox: inbox, observer: onSignInPrompt))
             inbox.post(.signInFinished(id: key, failure: nil, account: "\(provider)/\(TerminalText.inert(added.account.username))",
                                        existing: added.account.createdAt < started))
         } catch let f as AuthFailure {
@@ -346,5 +349,9 @@ final class Inbox: @unchecked Sendable {
 struct DeckPresenter: SignInPresenter {
     let id: String
     let inbox: Inbox
-    func present(_ prompt: SignInPrompt) async { inbox.post(.signInPrompt(id: id, prompt)) }
+    let observer: (@Sendable (String, SignInPrompt) -> Void)?
+    func present(_ prompt: SignInPrompt) async {
+        observer?(id, prompt)
+        inbox.post(.signInPrompt(id: id, prompt))
+    }
 }

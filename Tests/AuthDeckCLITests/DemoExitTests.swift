@@ -78,6 +78,26 @@ import Glibc
         try expectNothingLeft(demo: demo, emulator: emulator, after: "q")
     }
 
+    /// The demo's stale hanako (a sign-in that never completed) can be mended from its row:
+    /// the demo approves the device code as the account being signed in, not always as taro
+    /// (issue 31, item 6).
+    @Test func theStaleHanakoSignsInAgainAsHanako() throws {
+        let (s, demo, emulator) = try openDemo()
+        try s.send("/")
+        try s.send(literal: "hanako")
+        try s.send("Enter")
+        try s.waitFor("hanako's row alone") { $0.contains("hanako@contoso.com") && $0.contains("stale") }
+        try s.send("Enter")
+        try s.waitFor(text: "and enter the code:")
+        try s.waitFor(text: "Signed in oidc/hanako@contoso.com.", timeout: 40)
+        let screen = try s.screen()
+        #expect(!screen.contains("another account"), "\(screen)")
+        try s.waitFor("hanako signed in") { $0.contains("hanako@contoso.com") && $0.contains("● signed in") }
+        try s.send("q")
+        try s.waitFor(text: "EXIT=0")
+        try expectNothingLeft(demo: demo, emulator: emulator, after: "q")
+    }
+
     @Test func ctrlC() throws {
         let (s, demo, emulator) = try openDemo()
         try s.send("C-c")

@@ -75,11 +75,17 @@ struct DemoCommand: AsyncParsableCommand {
             Output.raw("store \(dir)/authdeck.db\nconfig \(dir)/config.toml\nkey \(dir)/key\nemulator \(idp.url) pid \(idp.pid)\n")
             return
         }
-        let approver = Task.detached { await idp.approveDeviceCodes(after: 3, polls: 2) }
+        let signingIn = DemoSignIns()
+        let approver = Task.detached { await idp.approveDeviceCodes(after: 3, polls: 2, as: signingIn) }
         defer { approver.cancel() }
         let firstRead = FirstRead(store) { try DeckRuntime.load(context: context, store: store, config: config, selected: nil) }
         let runtime = DeckRuntime(context: context, config: config, store: store,
                                   themes: ThemeCatalog.load(environment: env), ascii: !TerminalProbe.localeIsUTF8())
+        runtime.onSignInPrompt = { id, prompt in
+            guard case .deviceCode(let code, _, _, _, _) = prompt,
+                  let username = try? store.accountRows(includeQuarantined: true).first(where: { $0.id == id })?.username else { return }
+            signingIn.record(code: code, username: username)
+        }
         runtime.state.message = "Demo: device codes are approved automatically after a few seconds. The SharePoint cookie expires soon: watch the deck renew it."
         if let signal = runtime.run(screen: CursesScreen(color: (env["NO_COLOR"] ?? "").isEmpty), firstRead: firstRead) {
             throw CLIError.endedBy(signal: signal)
@@ -126,9 +132,10 @@ struct DemoEmulator: Sendable {
         try await EmulatorAdmin(url: url).call(path, json)
     }
 
-    /// Approves every pending device code as taro@contoso.com, as a person would: `delay`
-    /// seconds after it appears and not before the deck has polled `polls` times.
-    func approveDeviceCodes(after delay: Double, polls: Int) async {
+    /// Approves every pending device code as a person would: `delay` seconds after it appears
+    /// and not before the deck has polled `polls` times; as the account the deck is signing in
+    /// again (`signingIn`), else (a new account) as taro@contoso.com.
+    func approveDeviceCodes(after delay: Double, polls: Int, as signingIn: DemoSignIns) async {
         var seen: [String: Date] = [:]
         while !Task.isCancelled {
             if let body = try? await admin("devices"), let list = try? JSONSerialization.jsonObject(with: Data(body)) as? [[String: Any]] {
@@ -138,7 +145,8 @@ struct DemoEmulator: Sendable {
                     seen[code] = first
                     let polled = ((item["pending_polls"] as? Int) ?? 0) + ((item["slow_downs"] as? Int) ?? 0)
                     if Date().timeIntervalSince(first) >= delay, polled >= polls {
-                        _ = try? await admin("device/approve", #"{"user_code":"\#(code)","username":"taro@contoso.com"}"#)
+                        let username = signingIn.username(for: code) ?? "taro@contoso.com"
+                        _ = try? await admin("device/approve", #"{"user_code":"\#(code)","username":"\#(username)"}"#)
                     }
                 }
             }
