@@ -26,12 +26,20 @@ struct AdminRoutes: Sendable {
 
     func handle(_ r: EmulatorRequest) async -> EmulatorResponse? {
         guard r.path.hasPrefix("/_admin/") else { return nil }
-        let body = (try? JSONSerialization.jsonObject(with: r.body.isEmpty ? Data("{}".utf8) : r.body)) as? [String: Any] ?? [:]
+        // A body that is not a JSON object is named, not read as {} (a form body such as
+        // user_code=…&username=… used to fail as "user_code … required").
+        guard let body = (try? JSONSerialization.jsonObject(with: r.body.isEmpty ? Data("{}".utf8) : r.body)) as? [String: Any] else {
+            return .json(400, ["error": "the body must be a JSON object, such as {\"user_code\":\"ABCD-1234\",\"username\":\"taro@contoso.com\"} "
+                                + "(send it with Content-Type: application/json); this one is not"])
+        }
         func number(_ k: String) -> Double? { (body[k] as? NSNumber)?.doubleValue }
         switch (r.method, String(r.path.dropFirst("/_admin/".count))) {
         case ("POST", "device/approve"):
             guard let code = body["user_code"] as? String, let user = body["username"] as? String,
-                  await state.directory.user(user) != nil else { return .json(400, ["error": "user_code and a known username are required"]) }
+                  await state.directory.user(user) != nil else {
+                let known = await state.directory.users.map(\.username).joined(separator: ", ")
+                return .json(400, ["error": "a JSON body with user_code and a known username is required (known: \(known))"])
+            }
             return await state.approve(userCode: code, user: user) ? .json(200, ["approved": code]) : .json(404, ["error": "no such pending code"])
         case ("POST", "device/deny"):
             guard let code = body["user_code"] as? String else { return .json(400, ["error": "user_code is required"]) }

@@ -123,6 +123,16 @@ import Glibc
         defer { kill(pid, SIGTERM) }
         #expect(alive(pid), "the seeded emulator is still serving")
         #expect(FileManager.default.fileExists(atPath: String(store)))
+        // What a script needs beside the paths: the OAM secret's variable, the users, how to
+        // approve a device code (issue 31, item 8).
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains("env AUTHDECK_DEMO_OAM_SECRET=oam-secret"), "\(r.stdout)")
+        #expect(lines.contains { $0.hasPrefix("users ") && $0.contains("hanako@contoso.com:hanako-pass-123") })
+        let url = try #require(lines.first { $0.hasPrefix("emulator ") }?.split(separator: " ").dropFirst().first.map(String.init))
+        // The admin API names a body that is not JSON instead of reading it as {}.
+        let form = try BinaryRunner(executable: "/usr/bin/curl", environment: environment)
+            .run(["-s", "-d", "user_code=ABCD&username=taro@contoso.com", url + "/_admin/device/approve"])
+        #expect(form.stdout.contains("must be a JSON object"), "\(form.stdout)")
         let (s, demo, emulator) = try openDemo(expecting: 2)
         #expect(FileManager.default.fileExists(atPath: String(store)), "a seeded demo's store is not swept")
         try s.send("q")

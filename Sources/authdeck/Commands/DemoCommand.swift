@@ -30,6 +30,10 @@ struct DemoCommand: AsyncParsableCommand {
                                           discussion: "Point commands at it with AUTHDECK_STORE, AUTHDECK_KEY_FILE and AUTHDECK_CONFIG set to the printed paths. The emulator keeps running: stop it with `kill PID` (printed) and remove the printed directory."))
     var seedOnly = false
 
+    /// The emulator's built-in users (`EmulatorDirectory.standard`, which this binary does not
+    /// link), as `--seed-only` prints them and the README lists them.
+    static let demoUsers = "taro@contoso.com:taro-pass-123 jiro@contoso.com:jiro-pass-123 hanako@contoso.com:hanako-pass-123 dev@fabrikam.com:dev-pass-123"
+
     func run() async throws {
         guard seedOnly || TerminalProbe.isInteractive else { throw CLIError.usage("the demo needs a terminal (or --seed-only)") }
         let tmp = FileManager.default.temporaryDirectory.path
@@ -72,7 +76,19 @@ struct DemoCommand: AsyncParsableCommand {
             throw error
         }
         if seedOnly {
-            Output.raw("store \(dir)/authdeck.db\nconfig \(dir)/config.toml\nkey \(dir)/key\nemulator \(idp.url) pid \(idp.pid)\n")
+            // Everything a script or a person needs to use it: the OAM provider's secret
+            // variable (without it `providers` says "not ready"), the users, and how to
+            // approve a device code, since nothing approves them after this command.
+            Output.raw("""
+                store \(dir)/authdeck.db
+                config \(dir)/config.toml
+                key \(dir)/key
+                env AUTHDECK_DEMO_OAM_SECRET=oam-secret
+                users \(Self.demoUsers)
+                approve curl -H 'Content-Type: application/json' -d '{"user_code":"CODE","username":"taro@contoso.com"}' \(idp.url)/_admin/device/approve
+                emulator \(idp.url) pid \(idp.pid)
+
+                """)
             return
         }
         let signingIn = DemoSignIns()
