@@ -30,6 +30,23 @@ import AuthDeckPlatform
         return s
     }
 
+    /// A broken theme of the user's is named on the deck's status line (its warning used to be
+    /// printed behind the alternate screen), and `--theme` with its name says why it cannot
+    /// be used (issue 31, item 11).
+    @Test func aBrokenThemeIsNamedOnTheStatusLine() throws {
+        try seedFixture()
+        try FileManager.default.createDirectory(atPath: home.file("config/authdeck/themes"), withIntermediateDirectories: true)
+        try "[normal]\nfg = \"chartreuse\"\n".write(toFile: home.file("config/authdeck/themes/mine.toml"), atomically: true, encoding: .utf8)
+        // tmux hands its server's environment on: the test runner's NO_COLOR would hide themes.
+        let s = try TmuxSession(environment: environment.merging(["NO_COLOR": ""]) { $1 }, command: "\(binary); echo EXIT=$?")
+        try s.waitFor("the broken theme named") { $0.contains("Theme left out of t: mine.toml: [normal]") }
+        try s.send("q")
+        try s.waitFor(text: "EXIT=0")
+        let named = try TmuxSession(environment: environment.merging(["NO_COLOR": ""]) { $1 }, command: "\(binary) deck --theme mine; echo EXIT=$?")
+        let said = try named.waitFor(text: "EXIT=2")
+        #expect(said.contains("theme \"mine\" cannot be used: mine.toml: [normal]") && said.contains("chartreuse"), "\(said)")
+    }
+
     @Test func theDeckShowsEveryAccountAlignedAndQuitRestoresTheTerminal() throws {
         try seedFixture()
         let s = try deck()

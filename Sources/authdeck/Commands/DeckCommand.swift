@@ -30,17 +30,23 @@ struct DeckCommand: AsyncParsableCommand {
         // read takes about twice the store file's size.
         MallocTuning.prefault(min(2 * context.location.storeBytes, 32 << 20))
         let config = try context.loadConfig()
-        let store = try context.openStore(creating: true)
-        let firstRead = FirstRead(store) { try DeckRuntime.load(context: context, store: store, config: config, selected: nil) }
         let noColor = !(context.environment["NO_COLOR"] ?? "").isEmpty || context.environment["TERM"] == "dumb"
-        var themes = noColor ? [Theme.monochrome] : ThemeCatalog.load(environment: context.environment)
+        let catalog = noColor ? ThemeCatalog(themes: [Theme.monochrome], problems: []) : ThemeCatalog.load(environment: context.environment)
+        var themes = catalog.themes
         if let theme {
             guard let i = themes.firstIndex(where: { $0.name == theme }) else {
-                throw CLIError.usage("no theme \"\(theme)\" (themes: \(themes.map(\.name).joined(separator: ", ")))")
+                // A theme whose file is broken is named with its error, not as missing.
+                let broken = catalog.problems.first { $0.file.hasSuffix("/\(theme).toml") }
+                throw CLIError.usage(broken.map { "theme \"\(theme)\" cannot be used: \($0.problem)" }
+                    ?? "no theme \"\(theme)\" (themes: \(themes.map(\.name).joined(separator: ", ")))")
             }
             themes.insert(themes.remove(at: i), at: 0)
         }
+        // After the theme is known good: a mistyped --theme creates no store.
+        let store = try context.openStore(creating: true)
+        let firstRead = FirstRead(store) { try DeckRuntime.load(context: context, store: store, config: config, selected: nil) }
         let runtime = DeckRuntime(context: context, config: config, store: store, themes: themes, ascii: !TerminalProbe.localeIsUTF8())
+        if let note = catalog.note { runtime.state.message = note }
         if let signal = runtime.run(screen: CursesScreen(color: !noColor), firstRead: firstRead) {
             throw CLIError.endedBy(signal: signal)
         }
@@ -49,11 +55,32 @@ struct DeckCommand: AsyncParsableCommand {
 
 /// The themes on offer: the shipped `themes/*.toml` (found beside the binary's checkout or
 /// install prefix) and the user's `$XDG_CONFIG_HOME/authdeck/themes/*.toml`, which override a
-/// shipped theme of the same name. A broken file is reported and skipped, never fatal.
-enum ThemeCatalog {
-    static func load(environment: [String: String]) -> [Theme] {
+/// shipped theme of the same name. A broken file is left out and named, never fatal.
+///
+/// Why the problems are returned, not printed: a warning printed as the deck opened went
+/// behind the alternate screen, so a broken theme silently vanished from `t`; the deck says
+/// it on its status line instead.
+struct ThemeCatalog {
+    /// A theme file left out, and why.
+    struct Problem {
+        let file: String
+        let problem: String
+    }
+
+    let themes: [Theme]
+    let problems: [Problem]
+
+    /// What the deck's status line says of the files left out, if any.
+    var note: String? {
+        guard let first = problems.first else { return nil }
+        let more = problems.count > 1 ? " (and \(problems.count - 1) more theme file\(problems.count == 2 ? "" : "s"))" : ""
+        return "Theme left out of t: \(first.problem)\(more)."
+    }
+
+    static func load(environment: [String: String]) -> ThemeCatalog {
         var byName: [String: Theme] = ["default": .standard, "monochrome": .monochrome]
         var order = ["default"]
+        var problems: [Problem] = []
         let dirs = InstallLayout.themeDirectories + [XDG.configHome(environment) + "/authdeck/themes"]
         for dir in dirs {
             guard let files = try? FileManager.default.contentsOfDirectory(atPath: dir) else { continue }
@@ -63,11 +90,13 @@ enum ThemeCatalog {
                     if byName[theme.name] == nil || !order.contains(theme.name) { order.append(theme.name) }
                     byName[theme.name] = theme
                 } catch {
-                    Output.warning("\(error); using the default theme instead")
+                    // The status line has one row: the file's name, not its whole path.
+                    let said = (error as? ConfigError).map { [$0.location, $0.problem].compactMap { $0 }.joined(separator: ": ") } ?? "\(error)"
+                    problems.append(Problem(file: dir + "/" + file, problem: TerminalText.inert("\(file): \(said)")))
                 }
             }
         }
         if !order.contains("monochrome") { order.append("monochrome") }
-        return order.compactMap { byName[$0] }
+        return ThemeCatalog(themes: order.compactMap { byName[$0] }, problems: problems)
     }
 }

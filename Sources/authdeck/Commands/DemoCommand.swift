@@ -96,7 +96,7 @@ struct DemoCommand: AsyncParsableCommand {
         defer { approver.cancel() }
         let firstRead = FirstRead(store) { try DeckRuntime.load(context: context, store: store, config: config, selected: nil) }
         let runtime = DeckRuntime(context: context, config: config, store: store,
-                                  themes: ThemeCatalog.load(environment: env), ascii: !TerminalProbe.localeIsUTF8())
+                                  themes: ThemeCatalog.load(environment: env).themes, ascii: !TerminalProbe.localeIsUTF8())
         runtime.onSignInPrompt = { id, prompt in
             guard case .deviceCode(let code, _, _, _, _) = prompt,
                   let username = try? store.accountRows(includeQuarantined: true).first(where: { $0.id == id })?.username else { return }
