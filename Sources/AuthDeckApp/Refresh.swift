@@ -41,7 +41,7 @@ public struct Refresh: Sendable {
                 let what = entry.state == .expired(renewable: false) ? "expired and cannot renew without a person" : "needs a sign-in"
                 needSignIn.append(Result(id: account.id, expiresAt: nil,
                                          failure: (.needsInteraction, "\(what): `authdeck login \(account.providerId)`")))
-            case .expiringSoon, .expired(renewable: true):
+            case .expiringSoon, .renewDue, .expired(renewable: true):
                 targets.append((entry.stored, force))
             case .signedIn:
                 if force {

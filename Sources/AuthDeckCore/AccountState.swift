@@ -9,6 +9,11 @@
 public enum AccountState: Equatable, Hashable, Sendable {
     case signedIn
     case expiringSoon
+    /// Its credential has not expired yet, but is inside the clock-skew margin, so authdeck no
+    /// longer presents it; it can be renewed silently, and is at the next use (or by the open
+    /// deck at once). Why a state of its own: it was "renew due" in the deck, "expired
+    /// (renewable)" in `accounts` and `"expired"` beside `expires_in_seconds: 5` in JSON.
+    case renewDue
     /// Nothing usable is held; `renewable` says whether a silent renewal can be tried.
     case expired(renewable: Bool)
     /// A person must sign in again; the reason is the remedy sentence.
@@ -23,6 +28,7 @@ public enum AccountState: Equatable, Hashable, Sendable {
         switch self {
         case .signedIn: return "signed_in"
         case .expiringSoon: return "expiring_soon"
+        case .renewDue: return "renew_due"
         case .expired: return "expired"
         case .needsSignIn: return "needs_sign_in"
         case .failed: return "failed"
@@ -35,6 +41,7 @@ public enum AccountState: Equatable, Hashable, Sendable {
         switch self {
         case .signedIn: return "signed in"
         case .expiringSoon: return "expiring soon"
+        case .renewDue: return "renew due"
         case .expired(let renewable): return renewable ? "expired (renewable)" : "expired"
         case .needsSignIn: return "needs sign-in"
         case .failed: return "failed"
@@ -46,6 +53,7 @@ public enum AccountState: Equatable, Hashable, Sendable {
     public var reason: String? {
         switch self {
         case .signedIn, .expiringSoon: return nil
+        case .renewDue: return "inside the clock-skew margin; renewed silently at the next use"
         case .expired(let renewable):
             return renewable ? "expired; can be renewed silently" : "expired; sign in again"
         case .needsSignIn(let reason), .failed(let reason): return reason
@@ -58,10 +66,11 @@ public enum AccountState: Equatable, Hashable, Sendable {
         switch self {
         case .signedIn: return 0
         case .expiringSoon: return 1
-        case .expired: return 2
-        case .needsSignIn: return 3
-        case .failed: return 4
-        case .stale: return 5
+        case .renewDue: return 2
+        case .expired: return 3
+        case .needsSignIn: return 4
+        case .failed: return 5
+        case .stale: return 6
         }
     }
 
@@ -105,6 +114,17 @@ public enum AccountState: Equatable, Hashable, Sendable {
         if !renewable, credentials.accessTokens.isEmpty, credentials.cookies.isEmpty {
             return .needsSignIn(reason: "holds no token; sign in again")
         }
+        // Not expired yet, only inside the margin: renewable, and said so.
+        if renewable, credentials.hasUsableCredential(at: now, skew: .seconds(0)) { return .renewDue }
         return .expired(renewable: renewable)
+    }
+
+    /// Whether a silent renewal can be tried (`renewable` in JSON: emitted for these states).
+    public var renewable: Bool? {
+        switch self {
+        case .renewDue: return true
+        case .expired(let renewable): return renewable
+        default: return nil
+        }
     }
 }

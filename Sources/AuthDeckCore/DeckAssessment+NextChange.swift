@@ -14,10 +14,10 @@ extension DeckAssessment {
         let credentials = stored.credentials
         // Two loops, not one over a joined array: this runs for every account on every reread.
         for token in credentials.accessTokens {
-            if let expiry = token.expiresAt { consider(expiry - skew); consider(expiry - skew - window) }
+            if let expiry = token.expiresAt { consider(expiry); consider(expiry - skew); consider(expiry - skew - window) }
         }
         for cookie in credentials.cookies {
-            if let expiry = cookie.expiresAt { consider(expiry - skew); consider(expiry - skew - window) }
+            if let expiry = cookie.expiresAt { consider(expiry); consider(expiry - skew); consider(expiry - skew - window) }
         }
         if let expiry = credentials.refreshToken?.expiresAt { consider(expiry) }
         let account = stored.account

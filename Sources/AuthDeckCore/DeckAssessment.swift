@@ -56,5 +56,5 @@ public struct DeckAssessment: Equatable, Sendable {
 
 extension AccountState {
     /// Every `key` in display order.
-    public static let allKeys = ["signed_in", "expiring_soon", "expired", "needs_sign_in", "failed", "stale"]
+    public static let allKeys = ["signed_in", "expiring_soon", "renew_due", "expired", "needs_sign_in", "failed", "stale"]
 }

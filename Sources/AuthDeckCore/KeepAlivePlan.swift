@@ -36,6 +36,8 @@ public struct KeepAlivePlan: Equatable, Sendable {
             switch entry.state {
             case .needsSignIn(let reason):
                 steps.append(.needsSignIn(accountId: id, remedy: reason))
+            case .renewDue:
+                steps.append(.renew(accountId: id))
             case .expired(let renewable):
                 steps.append(renewable ? .renew(accountId: id)
                                        : .needsSignIn(accountId: id, remedy: "the credentials have expired and cannot be renewed silently"))

@@ -170,7 +170,7 @@ public enum DeckReducer {
         case .renewAll:
             let due = state.rows.filter { r in
                 switch r.state {
-                case .expiringSoon, .expired(true): return state.busy[r.id] == nil
+                case .expiringSoon, .renewDue, .expired(true): return state.busy[r.id] == nil
                 default: return false
                 }
             }.map(\.id)

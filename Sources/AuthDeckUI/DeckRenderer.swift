@@ -11,7 +11,7 @@ public enum DeckRenderer {
             let unicode: Character
             switch s {
             case .signedIn: unicode = "●"
-            case .expiringSoon: unicode = "◐"
+            case .expiringSoon, .renewDue: unicode = "◐"
             case .expired: unicode = "○"
             case .needsSignIn: unicode = "▲"
             case .stale: unicode = "✕"
@@ -102,6 +102,7 @@ public enum DeckRenderer {
         switch key {
         case "signed_in": return .signedIn
         case "expiring_soon": return .expiringSoon
+        case "renew_due": return .renewDue
         case "expired": return .expired(renewable: false)
         case "needs_sign_in": return .needsSignIn(reason: "")
         case "failed": return .failed(reason: "")
@@ -163,18 +164,10 @@ public enum DeckRenderer {
         ], width: width)
     }
 
-    /// A row's STATE cell and its role. A credential the clock-skew margin has made unusable
-    /// though it has not yet expired reads "renew due", not "expired" beside "in 18s".
+    /// A row's STATE cell and its role: the spinner and what is under way, else the state.
     static func stateText(_ row: DeckRow, _ s: DeckState, _ g: Glyphs) -> (String, Role) {
         if s.busy[row.id] != nil { return (String(g.spinner[s.spinnerPhase % g.spinner.count]) + " " + (s.busy[row.id] ?? ""), .accent) }
-        if renewDue(row, s.now) { return (g.badge(.expiringSoon) + " renew due", .expiringSoon) }
         return (g.badge(row.state) + " " + shortLabel(row.state), Role.of(row.state))
-    }
-
-    /// Expired only by the clock-skew margin: the provider still takes it, but not for long.
-    static func renewDue(_ row: DeckRow, _ now: Instant) -> Bool {
-        guard case .expired(true) = row.state, let e = row.expiry else { return false }
-        return e > now
     }
 
     static func expiryText(_ row: DeckRow, _ now: Instant) -> String {
@@ -238,12 +231,12 @@ public enum DeckRenderer {
         hline(&b, y: l.detailY, x: l.tableX, width: l.tableWidth, g)
         guard let row = s.selectedRow else { return }
         b.put(" \(TextFit.cut(row.username, l.tableWidth - 6)) ", x: l.tableX + 2, y: l.detailY, role: .accent)
-        let first = renewDue(row, s.now)
+        let first = row.state == .renewDue
             ? "renew due — expires \(expiryText(row, s.now)), inside the clock-skew margin; the deck renews it (r now)"
             : "\(row.state.label)\(row.state.reason.map { " — \($0)" } ?? "")"
         // Every line wrapped to the pane (later parts indented), as many as fit.
         let width = l.tableWidth - 3
-        var lines: [(String, Role)] = TextFit.wrap(first, width, indent: 2).map { ($0, renewDue(row, s.now) ? .expiringSoon : Role.of(row.state)) }
+        var lines: [(String, Role)] = TextFit.wrap(first, width, indent: 2).map { ($0, Role.of(row.state)) }
         for line in row.detail(now: s.now) { lines += TextFit.wrap(line, width, indent: 2).map { ($0, .normal) } }
         if lines.count > l.detailHeight {
             lines = Array(lines.prefix(l.detailHeight))

@@ -42,7 +42,7 @@ public struct DeckRow: Equatable, Sendable {
     public var severity: Int {
         switch state {
         case .signedIn: return 0
-        case .expiringSoon: return 1
+        case .expiringSoon, .renewDue: return 1
         case .expired(true): return 2
         case .expired(false): return 3
         case .needsSignIn: return 4

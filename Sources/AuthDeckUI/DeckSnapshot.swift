@@ -23,8 +23,7 @@ public enum DeckSnapshot {
                 profile = profiles[providerId]
             }
             let state = entries[index].state, expiry = entries[index].expiry
-            var renewable = false
-            if case .expired(let r) = state { renewable = r }
+            let renewable = state.renewable ?? false
             // The detail pane's lines are made when the pane shows the row (one at a time), not
             // here for every account.
             let id = entries[index].stored.account.id

@@ -10,7 +10,7 @@ public enum Role: String, CaseIterable, Sendable, Codable {
     public static func of(_ state: AccountState) -> Role {
         switch state {
         case .signedIn: return .valid
-        case .expiringSoon: return .expiringSoon
+        case .expiringSoon, .renewDue: return .expiringSoon
         case .expired: return .expired
         case .needsSignIn: return .needsSignIn
         case .stale: return .stale

@@ -154,6 +154,25 @@ import AuthDeckPlatform
         #expect(r.stdout.hasPrefix("at."))
     }
 
+    /// A token inside the clock-skew margin has one state with one name everywhere: `renew
+    /// due` in `accounts` and `status`, `"renew_due"` with `renewable: true` in JSON (it was
+    /// "expired (renewable)", counted as expired, and `"expired"` beside a positive
+    /// `expires_in_seconds`; issue 31, item 5); `token` renews it.
+    @Test func aTokenInsideTheSkewMarginIsRenewDueEverywhere() throws {
+        try home.writeConfig("clock_skew = \"2h\"\n" + provider())
+        #expect(try passwordLogin().status == 0)
+        let json = try #require(try accounts().first)
+        #expect(json["state"] as? String == "renew_due" && json["renewable"] as? Bool == true, "\(json)")
+        #expect((json["expires_in_seconds"] as? Int ?? 0) > 0)
+        #expect(try run("accounts").stdout.contains("renew due"))
+        let status = try run("status").stdout
+        #expect(status.contains("renew due: 1") && status.contains("expired: 0"), "\(status)")
+        let statusJSON = try #require(JSONSerialization.jsonObject(with: Data(try run("status", "--json").stdout.utf8)) as? [String: Any])
+        #expect((statusJSON["states"] as? [String: Int])?["renew_due"] == 1, "\(statusJSON)")
+        let r = try run("token", "taro@contoso.com")
+        #expect(r.status == 0 && r.stdout.hasPrefix("at."), "\(r.stderr)")
+    }
+
     @Test func clientCredentialsWithACertificate() throws {
         let key = home.file("app.key"), cert = home.file("app.crt"), pub = home.file("app.pub")
         for args in [["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1", "-subj", "/CN=authdeck-app"],

@@ -33,9 +33,15 @@ import AuthDeckTestSupport
         #expect(AccountState.derive(stored(Credentials(accessTokens: [at(.minutes(12))])), policy: policy, now: now) == .signedIn)
     }
 
-    @Test func skewMakesAlmostExpiredTokenExpired() {
+    /// Inside the skew margin but not expired: `renewDue`, one state with one name (issue 31,
+    /// item 5); once truly expired, `expired`; without a way to renew, `expired` at once.
+    @Test func skewMakesAlmostExpiredTokenRenewDue() {
         let s = stored(Credentials(accessTokens: [at(.seconds(30))], refreshToken: rt))
-        #expect(AccountState.derive(s, policy: policy, now: now) == .expired(renewable: true))
+        #expect(AccountState.derive(s, policy: policy, now: now) == .renewDue)
+        #expect(AccountState.derive(s, policy: policy, now: now) .key == "renew_due")
+        #expect(AccountState.derive(s, policy: policy, now: now).renewable == true)
+        #expect(AccountState.derive(s, policy: policy, now: now + .seconds(31)) == .expired(renewable: true))
+        #expect(AccountState.derive(stored(Credentials(accessTokens: [at(.seconds(30))])), policy: policy, now: now) == .expired(renewable: false))
     }
 
     @Test func expiredWithRefreshTokenIsRenewable() {
@@ -129,7 +135,7 @@ import AuthDeckTestSupport
     }
 
     @Test func keyIndexIsThePlaceOfTheKeyInAllKeys() {
-        let states: [AccountState] = [.signedIn, .expiringSoon, .expired(renewable: true), .expired(renewable: false),
+        let states: [AccountState] = [.signedIn, .expiringSoon, .renewDue, .expired(renewable: true), .expired(renewable: false),
                                       .needsSignIn(reason: "r"), .failed(reason: "f"), .stale(reason: .unused(days: 3))]
         for state in states { #expect(AccountState.allKeys[state.keyIndex] == state.key) }
         #expect(Set(states.map(\.keyIndex)) == Set(AccountState.allKeys.indices))
@@ -228,7 +234,7 @@ import AuthDeckTestSupport
             if state(next) != seen.last! { seen.append(state(next)) }
             t = next
         }
-        #expect(seen == [.signedIn, .expiringSoon, .expired(renewable: true), .expired(renewable: false),
+        #expect(seen == [.signedIn, .expiringSoon, .renewDue, .expired(renewable: true), .expired(renewable: false),
                          .stale(reason: .unused(days: 90))])
     }
 }

@@ -106,7 +106,7 @@ import AuthDeckConfig
     @Test func aCredentialInsideTheSkewMarginIsRenewDue() {
         var s = DeckTestState.make(width: 120, height: 40)
         guard let i = s.rows.firstIndex(where: { $0.id == "work/0000a002" }) else { Issue.record("no jiro"); return }
-        s.rows[i].state = .expired(renewable: true)
+        s.rows[i].state = .renewDue
         s.rows[i].expiry = DeckTestState.now + .seconds(18)
         let row = lines(s).first { $0.contains("jiro@contoso.com") } ?? ""
         #expect(row.contains("renew due") && row.contains("in 18s") && !row.contains("expired"), "\(row)")
@@ -123,7 +123,7 @@ import AuthDeckConfig
                                         pruneSettings: config.pruneSettings, now: now)
         let (rows, providers) = DeckSnapshot.make(assessment, providers: config.providers, skew: config.statePolicy.clockSkew) { _ in [] }
         let jiro = try #require(rows.first { $0.id == "work/0000a002" })
-        #expect(jiro.state == .expired(renewable: true) && jiro.renewAt == now)
+        #expect(jiro.state == .renewDue && jiro.renewAt == now)
         var s = DeckState(now: now, storePath: "db", keySource: "key file")
         _ = DeckReducer.reduce(&s, .loaded(rows: rows, providers: providers, now: now))
         let effects = DeckReducer.reduce(&s, .tick(now + .seconds(1)))

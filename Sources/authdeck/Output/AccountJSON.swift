@@ -63,7 +63,7 @@ struct AccountJSON: Encodable {
         realm = a.realm
         state = entry.state.key
         state_reason = entry.state.reason
-        if case .expired(let r) = entry.state { renewable = r }
+        renewable = entry.state.renewable
         expires_at = entry.expiry?.iso8601
         expires_in_seconds = entry.expiry.map { ($0 - now).seconds }
         created_at = a.createdAt.iso8601
@@ -165,7 +165,7 @@ struct AccountJSON: Encodable {
             w.field("obtained_at", r.obtainedAt)
             w.endObject()
         }
-        if case .expired(let renewable) = entry.state {
+        if let renewable = entry.state.renewable {
             w.key("renewable")
             w.bool(renewable)
         }
