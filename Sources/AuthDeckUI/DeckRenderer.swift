@@ -186,7 +186,7 @@ public enum DeckRenderer {
         }
         if rows.isEmpty {
             // With no provider yet, login has nothing to sign in to: say what to do first.
-            let empty = s.providers.isEmpty ? "No providers yet: add [[provider]] tables to config.toml (`authdeck providers` says how), or try `authdeck demo`."
+            let empty = s.providers.isEmpty ? "No providers yet: add [[provider]] tables to \(s.configPath ?? "config.toml") (`authdeck providers` says how), or try `authdeck demo`."
                                             : "No accounts yet: press a, or `authdeck login PROVIDER`, to add one."
             let text = s.filter.isEmpty ? empty : "No account matches \"\(s.filter)\"."
             // Wrapped, not cut: at 80 and 120 columns the way out ("or try `authdeck demo`")
@@ -288,8 +288,9 @@ public enum DeckRenderer {
     /// - Parameter unbroken: the index in `lines` of an address a person must copy whole: when
     ///   it does not fit inside the window it is drawn across the screen's full width with no
     ///   border on its rows, so a selection picks up the address and nothing else.
+    /// - Parameter indent: how far a wrapped line's later parts are indented (a list's items).
     static func box(_ b: inout ScreenBuffer, title: String, lines: [(String, Role)], footer: [(String, Role)] = [], width: Int? = nil,
-                    unbroken: Int? = nil, _ g: Glyphs) {
+                    unbroken: Int? = nil, indent: Int = 0, _ g: Glyphs) {
         let widest = (lines + footer).map { CharacterWidth.of($0.0) }.max() ?? 0
         let inner = width ?? min(b.width - 6, max(CharacterWidth.of(title) + 4, widest + 2))
         var bare = Set<Int>()
@@ -300,7 +301,7 @@ public enum DeckRenderer {
                 bare.formUnion(body.count..<(body.count + rows.count))
                 body += rows.map { ($0, line.1) }
             } else {
-                body += TextFit.wrap(line.0, inner - 2).map { ($0, line.1) }
+                body += TextFit.wrap(line.0, inner - 2, indent: indent).map { ($0, line.1) }
             }
         }
         let foot = footer.flatMap { line in TextFit.wrap(line.0, inner - 2).map { ($0, line.1) } }
@@ -380,7 +381,7 @@ public enum DeckRenderer {
         case .prune(let items):
             box(&b, title: "Prune \(items.count) stale account\(items.count == 1 ? "" : "s")?",
                 lines: items.map { ("\($0.username) — \($0.reason)", .stale) },
-                footer: [("", .modal), ("They go to a quarantine for 30 days (u restores).", .dim), ("y prune · n cancel", .accent)], g)
+                footer: [("", .modal), ("They go to a quarantine for 30 days (u restores).", .dim), ("y prune · n cancel", .accent)], indent: 2, g)
         case .confirmLogout(_, let user, let offersClear):
             box(&b, title: "Sign out?", lines: [("Sign out \(user) and delete its credentials?", .modal)]
                 + (offersClear ? [("The username and preferences are kept unless you clear the registration.", .dim)] : []),

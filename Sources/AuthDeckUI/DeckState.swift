@@ -29,6 +29,8 @@ public struct DeckState: Equatable, Sendable {
         }
     }
     public var providers: [DeckProvider] = []
+    /// The config file the empty deck's first-run hint names (where the providers go).
+    public var configPath: String?
     public var now: Instant
     /// When time alone may change a row's state (`DeckAssessment.changesAt`): the deck rereads
     /// the store then.

@@ -40,6 +40,7 @@ final class DeckRuntime: @unchecked Sendable {
         state = DeckState(now: context.clock.now(), storePath: store.location.databasePath, keySource: store.keySource,
                           themeName: themes.first?.name ?? "default", themeNames: themes.map(\.name))
         state.keymap = Keymap.Resolved(overrides: config.keys.compactMapValues(Keymap.key(named:)))
+        state.configPath = config.path
     }
 
     /// - Parameter firstRead: the first read of the store, already under way (see `FirstRead`).

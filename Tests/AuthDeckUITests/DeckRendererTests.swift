@@ -46,11 +46,14 @@ import AuthDeckCore
     @Test(arguments: [(80, 24), (120, 40), (60, 15)])
     func theFirstRunHintIsShownWhole(width: Int, height: Int) {
         var s = DeckState(now: DeckTestState.now, storePath: "~/.local/share/authdeck/authdeck.db", keySource: "key file")
+        s.configPath = "/home/taro/.config/authdeck/config.toml"
         _ = DeckReducer.reduce(&s, .resize(width: width, height: height))
         _ = DeckReducer.reduce(&s, .loaded(rows: [], providers: [], now: DeckTestState.now))
         let screen = (0..<height).map { DeckRenderer.render(s).line($0) }.joined(separator: " ")
         let words = screen.split(whereSeparator: { $0 == " " || $0 == "│" }).joined(separator: " ")
         #expect(words.contains("or try `authdeck demo`."), "\(width)x\(height): \(screen)")
+        // Where the providers go: the config file by its path.
+        #expect(words.contains("/home/taro/.config/authdeck/config.toml"), "\(width)x\(height): \(screen)")
     }
 
     @Test func aLongProviderIdGivesWayToItsAccountCount() {

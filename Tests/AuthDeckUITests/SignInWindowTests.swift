@@ -61,4 +61,20 @@ struct SignInWindowTests {
         let s = DeckTestState.make(width: 120, height: 40)
         #expect(DeckRenderer.helpLines(s).contains { $0.hasPrefix("Esc") && $0.contains("stop the sign-in") })
     }
+
+    /// A prune reason that wraps is indented under its account (issue 31, item 14).
+    @Test func wrappedPruneReasonsAreIndented() {
+        var s = DeckTestState.make(width: 60, height: 24)
+        _ = DeckReducer.reduce(&s, .key(.char("p")))
+        let lines = DeckRenderer.render(s).text.split(separator: "\n").map(String.init)
+        let inside = lines.compactMap { line -> String? in
+            let parts = line.split(separator: "│", omittingEmptySubsequences: false)
+            return parts.count == 3 ? String(parts[1]) : nil
+        }
+        let items = inside.drop { !$0.contains("—") }.prefix { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        #expect(items.count > 1)
+        let continued = items.filter { !$0.contains("—") }
+        #expect(!continued.isEmpty, "some reason wraps at 60 columns:\n\(lines.joined(separator: "\n"))")
+        #expect(continued.allSatisfy { $0.hasPrefix("   ") }, "\(continued)")
+    }
 }
