@@ -48,7 +48,7 @@ public struct SignOut: Sendable {
                                                          : "credentials deleted" + (revoked ? "" : " locally")
         }
         try store.append(DeckEvent(at: clock.now(), kind: .logout, accountId: account.id, providerId: account.providerId,
-                                   detail: "signed out; " + (revoked ? "revoked at the server; " : "") + detail))
+                                   detail: (revoked ? "revoked at the server; " : "") + detail))
         return Outcome(revokedAtServer: revoked, keptRegistration: kept != nil)
     }
 }

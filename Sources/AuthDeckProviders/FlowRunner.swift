@@ -62,12 +62,14 @@ struct FlowRunner: Sendable {
                                 grant: .clientCredentials, secrets: [], now: context.clock.now())
     }
 
+    /// What a renewal without a refresh token says: only a person can help.
+    static func noRefreshToken(profileId: String) -> AuthFailure {
+        AuthFailure(.needsInteraction, code: "no_refresh_token", remedy: "it holds no refresh token; sign in again: `authdeck login \(profileId)`")
+    }
+
     /// The refresh grant with the account's refresh token.
     func refresh(_ stored: StoredAccount, scopes: [String], profileId: String) async throws -> TokenSet {
-        guard let refresh = stored.credentials.refreshToken else {
-            throw AuthFailure(.needsInteraction, code: "no_refresh_token",
-                              remedy: "\(stored.account.id) holds no refresh token; sign in again: `authdeck login \(profileId)`")
-        }
+        guard let refresh = stored.credentials.refreshToken else { throw Self.noRefreshToken(profileId: profileId) }
         return try await token.request([("grant_type", "refresh_token"), ("refresh_token", refresh.value.exposedValue),
                                         ("scope", scopes.joined(separator: " "))],
                                        grant: .refresh, secrets: [refresh.value.exposedValue], now: context.clock.now())

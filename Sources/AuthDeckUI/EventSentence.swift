@@ -12,7 +12,10 @@ public enum EventSentence {
             guard words.count == 2, let cls = ErrorClass(rawValue: words[0]) else { return joined("renewal failed", detail) }
             let code = words[1].split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
             let remedy = words[1].dropFirst(code.count + 1).trimmingLeadingSpaces
-            return "renewal failed: \(what(cls)) — \(remedy.isEmpty ? code : "\(remedy) (\(code))")"
+            // What the class asks only when the remedy does not say it already ("renewal
+            // failed: sign in again — … sign in again: `authdeck login …`").
+            let asks = remedy.lowercased().contains(what(cls)) ? "" : "\(what(cls)) — "
+            return "renewal failed: \(asks)\(remedy.isEmpty ? code : "\(remedy) (\(code))")"
         case .refreshed: return detail == "renewed" ? "renewed" : joined("renewed", detail.replacingPrefix("renewed; ", with: ""))
         case .restored: return "restored from quarantine"
         case .pruned: return joined("pruned to the quarantine", detail)

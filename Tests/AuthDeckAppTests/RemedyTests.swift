@@ -12,6 +12,12 @@ import AuthDeckCore
         #expect(said == "oidc/573b50cf holds no refresh token; sign in again: `authdeck login oidc`")
     }
 
+    /// The adapters' own remedy says "it", so the account is named once, in front.
+    @Test func aRemedyAboutItGetsTheAccountInFront() {
+        let said = Remedy.signInAgain("it holds no refresh token; sign in again: `authdeck login oidc`", account: account)
+        #expect(said == "oidc/573b50cf: it holds no refresh token; sign in again: `authdeck login oidc`")
+    }
+
     @Test func aBareRemedyGetsTheAccountAndTheCommandOnce() {
         let said = Remedy.signInAgain("the grant expired or was revoked — sign in again", account: account)
         #expect(said == "oidc/573b50cf: the grant expired or was revoked — sign in again (`authdeck login oidc`)")

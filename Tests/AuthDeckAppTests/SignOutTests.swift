@@ -54,7 +54,7 @@ import AuthDeckTestSupport
         #expect(outcome == SignOut.Outcome(revokedAtServer: true, keptRegistration: false))
         #expect(adapter.revoked == 1)
         #expect(try store.account(id: account.account.id) == nil)
-        #expect(try lastEvent(store, account.account.id) == "logout: signed out; revoked at the server; credentials deleted")
+        #expect(try lastEvent(store, account.account.id) == "logout: revoked at the server; credentials deleted")
     }
 
     @Test func localSkipsTheServerAndAProviderWithoutRevocationIsNotAsked() async throws {
@@ -62,7 +62,7 @@ import AuthDeckTestSupport
         let oidc = Adapter(.oidc)
         _ = try await SignOut(store: store, clock: clock).run(account, adapter: oidc, local: true)
         #expect(oidc.revoked == 0)
-        #expect(try lastEvent(store, account.account.id) == "logout: signed out; credentials deleted locally")
+        #expect(try lastEvent(store, account.account.id) == "logout: credentials deleted locally")
         try store.insert(account)
         let azure = Adapter(.azuread)  // Azure AD has no revocation endpoint for public clients
         #expect(try await SignOut(store: store, clock: clock).run(account, adapter: azure).revokedAtServer == false)

@@ -31,6 +31,35 @@ import Glibc
 
     func run(_ args: String...) throws -> BinaryRunner.Result { try runner.run(args) }
 
+    /// An account that holds no refresh token is named once, and the command once: it read
+    /// "oidc/573b50cf: oidc/573b50cf holds no refresh token; …" (issue 31, item 15). Its
+    /// event reads as a sentence, not `needsInteraction no_refresh_token: …`.
+    @Test func noRefreshTokenIsSaidOnce() throws {
+        let now = SystemClock().now()
+        let id = "work/0000beef"
+        let store = try DeckStore.open(StoreLocation.resolve(storeFlag: nil, environment: runner.environment), clock: SystemClock())
+        try store.insert(StoredAccount(
+            account: Account(id: id, providerId: "work", subject: "s-beef", username: "beef@example.jp", createdAt: now - .hours(2),
+                             lastSignInAt: now - .hours(2)),
+            credentials: Credentials(accessTokens: [AccessToken(id: "at-beef", value: Secret("at-beef"), scopes: ["openid"],
+                                                                obtainedAt: now - .hours(2), expiresAt: now - .hours(1))])))
+        let r = try run("refresh", id)
+        #expect(r.status == 3)
+        #expect(r.stderr == "authdeck: \(id): it holds no refresh token; sign in again: `authdeck login work` [no_refresh_token]\n", "\(r.stderr)")
+        let events = try run("events", "--account", id).stdout
+        #expect(events.contains("renewal failed: it holds no refresh token; sign in again: `authdeck login work` (no_refresh_token)"), "\(events)")
+        #expect(!events.contains("needsInteraction"))
+        // An OIDC account says so without the network (its issuer is down here): not a
+        // connection error, exit 3.
+        try store.insert(StoredAccount(
+            account: Account(id: "gl/0000beef", providerId: "gl", subject: "s-beef", username: "beef@example.jp", createdAt: now - .hours(2),
+                             lastSignInAt: now - .hours(2)),
+            credentials: Credentials(accessTokens: [AccessToken(id: "at-beef2", value: Secret("at-beef2"), scopes: ["openid"],
+                                                                obtainedAt: now - .hours(2), expiresAt: now - .hours(1))])))
+        let oidc = try run("refresh", "gl/0000beef")
+        #expect(oidc.status == 3 && oidc.stderr.contains("gl/0000beef: it holds no refresh token"), "\(oidc.stderr)")
+    }
+
     func jsonArray(_ text: String) throws -> [[String: Any]] {
         try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
     }

@@ -83,8 +83,12 @@ import AuthDeckConfig
 
     @Test func eventsReadAsSentences() {
         func say(_ kind: DeckEvent.Kind, _ detail: String) -> String { EventSentence.of(DeckEvent(at: DeckTestState.now, kind: kind, detail: detail)) }
+        // What the class asks is not said again when the remedy says it (issue 31, item 15).
         #expect(say(.refreshFailed, "needsInteraction invalid_grant: sign in again with authdeck login work")
-                == "renewal failed: sign in again — sign in again with authdeck login work (invalid_grant)")
+                == "renewal failed: sign in again with authdeck login work (invalid_grant)")
+        #expect(say(.refreshFailed, "needsInteraction mfa_required: the provider asks for a second factor")
+                == "renewal failed: sign in again — the provider asks for a second factor (mfa_required)")
+        #expect(say(.logout, "revoked at the server; credentials deleted") == "signed out: revoked at the server; credentials deleted")
         #expect(say(.restored, "restored from quarantine") == "restored from quarantine")
         #expect(say(.refreshed, "renewed") == "renewed")
         #expect(say(.refreshed, "renewed; refresh token rotated to generation 3") == "renewed: refresh token rotated to generation 3")

@@ -112,7 +112,7 @@ public struct OAMAdapter: ProviderAdapter {
         }
         do {
             guard let refresh = stored.credentials.refreshToken else {
-                throw AuthFailure(.needsInteraction, code: "no_refresh_token", remedy: "\(stored.account.id) holds no refresh token; sign in again")
+                throw AuthFailure(.needsInteraction, code: "no_refresh_token", remedy: "it holds no refresh token; sign in again: `authdeck login \(stored.account.providerId)`")
             }
             let t = try await tokenEndpoint.request([("grant_type", settings.grant("refresh_token")), ("refresh_token", refresh.value.exposedValue)] + scope,
                                                     grant: .refresh, secrets: [refresh.value.exposedValue], now: now)

@@ -106,6 +106,11 @@ public struct OIDCAdapter: ProviderAdapter {
     }
 
     public func renew(_ stored: StoredAccount, scopes wanted: [String]) async throws -> Credentials {
+        // Said without the network: offline, it read as a connection error (exit 4) though
+        // no answer could give the account the refresh token it lacks.
+        if stored.credentials.extras["grant"]?.exposedValue != "client_credentials", stored.credentials.refreshToken == nil {
+            throw FlowRunner.noRefreshToken(profileId: profile.id)
+        }
         let meta = try await resolver.metadata(for: profile)
         let token = tokenEndpoint(meta)
         let now = context.clock.now()

@@ -1,5 +1,6 @@
 import ArgumentParser
 import AuthDeckCore
+import AuthDeckUI
 
 /// `authdeck events`: the audit trail — what happened to which account, when and why.
 struct EventsCommand: AsyncParsableCommand {
@@ -50,8 +51,10 @@ struct EventsCommand: AsyncParsableCommand {
                           provider: $0.providerId, detail: $0.detail)
             })
         }
-        var table = TablePrinter("TIME", "EVENT", "ACCOUNT", "DETAIL")
-        for e in events { table.add([e.at.iso8601, e.kind.rawValue, e.accountId ?? "-", e.detail]) }
+        // One sentence an event, as the deck's detail pane says it (`needsInteraction
+        // no_refresh_token: …` read as a log line); the stored kind and detail are in --json.
+        var table = TablePrinter("TIME", "ACCOUNT", "EVENT")
+        for e in events { table.add([e.at.iso8601, e.accountId ?? "-", TerminalText.inert(EventSentence.of(e))]) }
         Output.raw(events.isEmpty ? "No events.\n" : table.render())
     }
 }
