@@ -96,5 +96,17 @@ import AuthDeckTestSupport
         #expect(providers == ["sp-intranet"], "\(providers)")
         let option = try complete(["authdeck", "accounts", "--provider", "w"])
         #expect(option == ["work"], "\(option)")
+        // With taro in two providers (issue 31, item 17): a shared username is offered as
+        // provider/username, `token` offers token accounts and `cookies` cookie accounts.
+        try #require(try shell("authdeck login sp-intranet").status == 0)
+        let tokens = try complete(["authdeck", "token", ""])
+        #expect(tokens.contains("work/taro@contoso.com") && !tokens.contains("taro@contoso.com"), "\(tokens)")
+        #expect(!tokens.contains { $0.hasPrefix("sp-intranet/") }, "\(tokens)")
+        let cookies = try complete(["authdeck", "cookies", ""])
+        #expect(!cookies.isEmpty && cookies.allSatisfy { $0.hasPrefix("sp-intranet/") }, "\(cookies)")
+        #expect(try complete(["authdeck", "exec", "w"]).contains("work/taro@contoso.com"))
+        #expect(try complete(["authdeck", "exec", "work", "--", "w"]).isEmpty, "the command after -- is not an account")
+        #expect(try complete(["authdeck", "events", "--account", "sp"]).contains("sp-intranet/taro@contoso.com"))
+        #expect(try complete(["authdeck", "prune", "--reason", "d"]) == ["duplicate"])
     }
 }

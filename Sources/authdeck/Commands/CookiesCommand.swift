@@ -13,7 +13,7 @@ struct CookiesCommand: AsyncParsableCommand {
     }
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "Account id, username, provider/username or a unique prefix.", completion: Completions.accounts) var account: String
+    @Argument(help: "Account id, username, provider/username or a unique prefix.", completion: Completions.cookieAccounts) var account: String
     @Option(name: .long, help: "netscape (a jar for curl -b) or header (a Cookie: header line).") var format: Format = .netscape
 
     func run() async throws {

@@ -9,7 +9,7 @@ struct EventsCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
     @Option(name: .long, help: ArgumentHelp("Only events this recent (e.g. 2h, 7d).", valueName: "span")) var since: String?
-    @Option(name: .long, help: ArgumentHelp("Only this account's events.", valueName: "account")) var account: String?
+    @Option(name: .long, help: ArgumentHelp("Only this account's events.", valueName: "account"), completion: Completions.accounts) var account: String?
     @Option(name: .long, help: "At most this many (the newest).") var limit: Int = 200
     @Flag(name: .long, help: "Print JSON.") var json = false
 

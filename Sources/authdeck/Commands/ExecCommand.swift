@@ -27,7 +27,8 @@ struct ExecCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
     @Option(name: .long, parsing: .singleValue, help: ArgumentHelp("Scope every token must carry (repeatable).", valueName: "scope"))
     var scope: [String] = []
-    @Argument(parsing: .remaining, help: ArgumentHelp("ACCOUNT… -- COMMAND [ARG…]: the accounts whose credentials COMMAND gets, then the command.", valueName: "account"))
+    @Argument(parsing: .remaining, help: ArgumentHelp("ACCOUNT… -- COMMAND [ARG…]: the accounts whose credentials COMMAND gets, then the command.", valueName: "account"),
+              completion: Completions.execAccounts)
     var words: [String] = []
 
     /// The words before and after `--`. ArgumentParser cannot put an array of positionals

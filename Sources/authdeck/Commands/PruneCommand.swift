@@ -17,13 +17,14 @@ struct PruneCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Only list what would be pruned.") var dryRun = false
     @Flag(name: .long, help: "Do not ask for confirmation (needed without a terminal).") var yes = false
     @Flag(name: .long, help: "Restore quarantined accounts (all, or the ACCOUNTs given).") var undo = false
-    @Option(name: .long, parsing: .singleValue, help: ArgumentHelp("Only this reason (repeatable): \(PruneReason.allKeys.joined(separator: ", ")).", valueName: "reason"))
+    @Option(name: .long, parsing: .singleValue, help: ArgumentHelp("Only this reason (repeatable): \(PruneReason.allKeys.joined(separator: ", ")).", valueName: "reason"),
+            completion: Completions.pruneReasons)
     var reason: [String] = []
     @Option(name: .long, help: ArgumentHelp("Only this provider's accounts.", valueName: "id"), completion: Completions.providers) var provider: String?
     @Option(name: .long, help: ArgumentHelp("Treat accounts unused this long as stale (e.g. 90d).", valueName: "span"))
     var olderThan: String?
     @Flag(name: .long, help: "Print JSON.") var json = false
-    @Argument(help: "With --undo: the accounts to restore (ids or unique prefixes).") var accounts: [String] = []
+    @Argument(help: "With --undo: the accounts to restore (ids or unique prefixes).", completion: Completions.quarantined) var accounts: [String] = []
 
     struct CandidateJSON: Encodable {
         var id: String

@@ -14,7 +14,7 @@ struct TokenCommand: AsyncParsableCommand {
         commandName: "token", abstract: "Print a valid access token for ACCOUNT.")
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "Account id, username, provider/username or a unique prefix.", completion: Completions.accounts) var account: String
+    @Argument(help: "Account id, username, provider/username or a unique prefix.", completion: Completions.tokenAccounts) var account: String
     @Option(name: .long, parsing: .singleValue, help: ArgumentHelp("Scope the token must carry (repeatable).", valueName: "scope"))
     var scope: [String] = []
 
