@@ -13,10 +13,13 @@ public struct ProviderMetadata: Sendable, Equatable, Codable {
     public var jwksURI: String?
     /// RFC 9207: the provider puts `iss` on its authorization responses.
     public var issParameterSupported: Bool
+    /// RFC 7591: where a client registers itself (sign-in with only an issuer URL).
+    public var registrationEndpoint: String?
 
     public init(issuer: String, authorizationEndpoint: String?, tokenEndpoint: String,
                 deviceAuthorizationEndpoint: String? = nil, revocationEndpoint: String? = nil,
-                userinfoEndpoint: String? = nil, jwksURI: String? = nil, issParameterSupported: Bool = false) {
+                userinfoEndpoint: String? = nil, jwksURI: String? = nil, issParameterSupported: Bool = false,
+                registrationEndpoint: String? = nil) {
         self.issuer = issuer
         self.authorizationEndpoint = authorizationEndpoint
         self.tokenEndpoint = tokenEndpoint
@@ -25,6 +28,7 @@ public struct ProviderMetadata: Sendable, Equatable, Codable {
         self.userinfoEndpoint = userinfoEndpoint
         self.jwksURI = jwksURI
         self.issParameterSupported = issParameterSupported
+        self.registrationEndpoint = registrationEndpoint
     }
 
     /// `<issuer>/.well-known/openid-configuration` (OIDC Discovery §4).
@@ -48,7 +52,8 @@ public struct ProviderMetadata: Sendable, Equatable, Codable {
                                 deviceAuthorizationEndpoint: json.string("device_authorization_endpoint"),
                                 revocationEndpoint: json.string("revocation_endpoint"),
                                 userinfoEndpoint: json.string("userinfo_endpoint"), jwksURI: json.string("jwks_uri"),
-                                issParameterSupported: (json.fields["authorization_response_iss_parameter_supported"] as? Bool) ?? false)
+                                issParameterSupported: (json.fields["authorization_response_iss_parameter_supported"] as? Bool) ?? false,
+                                registrationEndpoint: json.string("registration_endpoint"))
     }
 
     /// Fetches and parses the document.

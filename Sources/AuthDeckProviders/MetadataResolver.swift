@@ -29,6 +29,7 @@ struct MetadataResolver: Sendable {
         if let v = e["revocation"] { meta.revocationEndpoint = v }
         if let v = e["userinfo"] { meta.userinfoEndpoint = v }
         if let v = e["jwks"] { meta.jwksURI = v }
+        if let v = e["registration"] { meta.registrationEndpoint = v }
         return meta
     }
 

@@ -21,14 +21,16 @@ public final class GlewlwydServer: @unchecked Sendable {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Tests/harness/glewlwyd-up").standardized.path
     }
 
-    /// Starts a server whose access tokens live `accessTokenSeconds`.
-    public init(accessTokenSeconds: Int = 3600) throws {
+    /// Starts a server whose access tokens live `accessTokenSeconds`; with
+    /// `dynamicRegistration`, clients may register themselves (RFC 7591) at `registrationEndpoint`.
+    public init(accessTokenSeconds: Int = 3600, dynamicRegistration: Bool = false) throws {
         var lastError = ""
         for _ in 0..<3 {  // a picked port can be taken by someone else before glewlwyd binds it
             let port = FreePort.pick(), redirect = FreePort.pick()
             let setup = Process()
             setup.executableURL = URL(fileURLWithPath: Self.harness)
             setup.arguments = [dir.path, String(port), String(redirect), String(accessTokenSeconds)]
+            if dynamicRegistration { setup.environment = ProcessInfo.processInfo.environment.merging(["DCR": "1"]) { $1 } }
             let out = Pipe(), err = Pipe()
             setup.standardOutput = out
             setup.standardError = err
@@ -57,6 +59,31 @@ public final class GlewlwydServer: @unchecked Sendable {
         if kill(pid, 0) == 0 { kill(pid, SIGKILL) }
     }
 
+    public var registrationEndpoint: String { "\(issuer)/register" }
+
+    /// config.toml for an `oidc` provider with only the issuer's address: no client id, no
+    /// secret (it registers itself).
+    public func issuerOnlyTOML(id: String = "gl", extraOptions: String = "") -> String {
+        """
+        [[provider]]
+        id = "\(id)"
+        kind = "oidc"
+        scopes = ["openid", "authdeck"]
+        endpoints = { issuer = "\(issuer)" }
+        options = { allow_password = true\(extraOptions) }
+
+        """
+    }
+
+    /// The ids of the clients glewlwyd would serve (enabled ones: it answers an RFC 7592
+    /// DELETE by disabling the client), read with the admin session the harness left in `dir`.
+    public func clientIds() throws -> [String] {
+        let body = try curl(["-b", dir.file("admin.jar"), "\(base)/client/?limit=1000"])
+        let json = body.split(separator: "\n").dropLast().joined(separator: "\n")
+        let list = (try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]]) ?? []
+        return list.filter { $0["enabled"] as? Bool ?? true }.compactMap { $0["client_id"] as? String }
+    }
+
     /// config.toml for an `oidc` provider `id` pointing at this server.
     public func providerTOML(id: String = "gl", extraOptions: String = "", endpoints: String? = nil) -> String {
         """
@@ -75,18 +102,18 @@ public final class GlewlwydServer: @unchecked Sendable {
     // MARK: Playing the user, as a browser would
 
     /// Logs the user in and consents for the client; returns the session cookie jar path.
-    public func userSession() throws -> String {
+    public func userSession(client: String = GlewlwydServer.clientId) throws -> String {
         let jar = dir.file("user-\(UUID().uuidString).jar")
         try curl(["-c", jar, "-b", jar, "-H", "Content-Type: application/json",
                   "-d", "{\"username\":\"\(Self.user)\",\"password\":\"\(Self.password)\"}", "\(base)/auth/"])
         try curl(["-c", jar, "-b", jar, "-X", "PUT", "-H", "Content-Type: application/json",
-                  "-d", "{\"scope\":\"openid authdeck\"}", "\(base)/auth/grant/\(Self.clientId)"])
+                  "-d", "{\"scope\":\"openid authdeck\"}", "\(base)/auth/grant/\(client)"])
         return jar
     }
 
-    /// Approves a device user code as the user.
-    public func approveDevice(userCode: String) throws {
-        let jar = try userSession()
+    /// Approves a device user code as the user, consenting for `client`.
+    public func approveDevice(userCode: String, client: String = GlewlwydServer.clientId) throws {
+        let jar = try userSession(client: client)
         try curl(["-c", jar, "-b", jar, "\(base)/oidc/device?code=\(userCode)&g_continue"], okStatuses: ["302", "200"])
     }
 

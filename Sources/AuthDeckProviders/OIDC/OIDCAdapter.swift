@@ -26,13 +26,14 @@ public struct OIDCAdapter: ProviderAdapter {
 
     var scopes: [String] { profile.scopes.isEmpty ? ["openid"] : profile.scopes }
 
-    func tokenEndpoint(_ meta: ProviderMetadata) -> TokenEndpoint {
-        TokenEndpoint(url: meta.tokenEndpoint, client: settings.client, http: context.http)
+    func tokenEndpoint(_ meta: ProviderMetadata, _ client: OAuthClient) -> TokenEndpoint {
+        TokenEndpoint(url: meta.tokenEndpoint, client: client, http: context.http)
     }
 
     public func signIn(flow: SignInFlow, presenter: any SignInPresenter, options: SignInOptions) async throws -> SignInResult {
         let meta = try await resolver.metadata(for: profile)
-        let token = tokenEndpoint(meta)
+        let (client, redirect) = try await self.client(for: meta, flow: flow, presenter: presenter)
+        let token = tokenEndpoint(meta, client)
         let now = { context.clock.now() }
         var nonce: String?
         let tokens: TokenSet
@@ -42,14 +43,14 @@ public struct OIDCAdapter: ProviderAdapter {
             tokens = try await runner.device(endpoint: meta.deviceAuthorizationEndpoint, presenter: presenter, options: options)
         case .browser:
             (tokens, nonce) = try await runner.browser(endpoint: meta.authorizationEndpoint, issuer: meta.issuer.isEmpty ? nil : meta.issuer,
-                                                       issRequired: meta.issParameterSupported, redirect: settings.redirect,
+                                                       issRequired: meta.issParameterSupported, redirect: redirect,
                                                        presenter: presenter, options: options)
         case .client:
             tokens = try await runner.client(scopes: scopes)
             var credentials = tokens.credentials(now: now(), requestedScopes: scopes, idTokenClaims: [:])
             credentials.extras["grant"] = Secret("client_credentials")
-            return SignInResult(subject: "client:" + settings.client.id, username: settings.client.id,
-                                displayName: "client \(settings.client.id)", realm: nil, credentials: credentials)
+            return SignInResult(subject: "client:" + client.id, username: client.id,
+                                displayName: "client \(client.id)", realm: nil, credentials: credentials)
         case .password:
             tokens = try await runner.password(allowed: settings.allowPassword, options: options)
         case .assertion:
@@ -63,15 +64,15 @@ public struct OIDCAdapter: ProviderAdapter {
         case .import:
             throw AuthFailure(.misconfigured, code: "unsupported", remedy: "OIDC accounts cannot be imported; sign in instead")
         }
-        return try await identify(tokens, meta: meta, nonce: nonce)
+        return try await identify(tokens, meta: meta, client: client, nonce: nonce)
     }
 
     /// Validates the id_token (when there is one) and works out who signed in.
-    func identify(_ tokens: TokenSet, meta: ProviderMetadata, nonce: String?) async throws -> SignInResult {
+    func identify(_ tokens: TokenSet, meta: ProviderMetadata, client: OAuthClient, nonce: String?) async throws -> SignInResult {
         let now = context.clock.now()
         var claims: [String: String] = [:]
         if let idToken = tokens.idToken {
-            claims = try await validate(idToken, meta: meta, nonce: nonce)
+            claims = try await validate(idToken, meta: meta, client: client, nonce: nonce)
         }
         if claims["preferred_username"] == nil && claims["email"] == nil || claims["sub"] == nil,
            let endpoint = meta.userinfoEndpoint,
@@ -92,10 +93,10 @@ public struct OIDCAdapter: ProviderAdapter {
                             displayName: claims["name"] ?? "", realm: nil, credentials: credentials)
     }
 
-    func validate(_ idToken: Secret, meta: ProviderMetadata, nonce: String?) async throws -> [String: String] {
+    func validate(_ idToken: Secret, meta: ProviderMetadata, client: OAuthClient, nonce: String?) async throws -> [String: String] {
         let now = context.clock.now()
         func validator(_ keys: JWKSet?) -> IDTokenValidator {
-            IDTokenValidator(issuer: meta.issuer, clientId: settings.client.id, clientSecret: settings.client.secret, keys: keys)
+            IDTokenValidator(issuer: meta.issuer, clientId: client.id, clientSecret: client.secret, keys: keys)
         }
         do {
             return try validator(try await resolver.keys(meta.jwksURI, refresh: false)).validate(idToken, now: now, nonce: nonce)
@@ -112,7 +113,8 @@ public struct OIDCAdapter: ProviderAdapter {
             throw FlowRunner.noRefreshToken(profileId: profile.id)
         }
         let meta = try await resolver.metadata(for: profile)
-        let token = tokenEndpoint(meta)
+        let client = try await self.client(for: meta)
+        let token = tokenEndpoint(meta, client)
         let now = context.clock.now()
         let requested = wanted.isEmpty ? scopes : Array(Set(wanted + ["openid"].filter { scopes.contains($0) })).sorted()
         let runner = FlowRunner(context: context, profileId: profile.id, token: token, scopes: requested)
@@ -124,7 +126,7 @@ public struct OIDCAdapter: ProviderAdapter {
         if let idToken = tokens.idToken {
             // The new refresh token must be kept whatever the id_token says (the old one is
             // spent); a bad id_token only means the old claims stay.
-            if let fresh = try? await validate(idToken, meta: meta, nonce: nil) {
+            if let fresh = try? await validate(idToken, meta: meta, client: client, nonce: nil) {
                 guard fresh["sub"] == stored.credentials.idTokenClaims["sub"] || stored.credentials.idTokenClaims["sub"] == nil else {
                     throw AuthFailure(.misconfigured, code: "subject_changed",
                                       remedy: "the provider renewed \(stored.account.id) for a different user; sign in again")
@@ -138,7 +140,7 @@ public struct OIDCAdapter: ProviderAdapter {
     public func revoke(_ stored: StoredAccount) async throws {
         let meta = try await resolver.metadata(for: profile)
         guard let endpoint = meta.revocationEndpoint else { return }
-        let revocation = Revocation(endpoint: endpoint, client: settings.client, http: context.http)
+        let revocation = Revocation(endpoint: endpoint, client: try await client(for: meta), http: context.http)
         if let refresh = stored.credentials.refreshToken {
             try await revocation.revoke(refresh.value, hint: "refresh_token", now: context.clock.now())
         }

@@ -10,8 +10,12 @@ import AuthDeckOAuth
 /// `redirect_port` (0: ephemeral), `redirect_path` (`/callback`), `allow_password`
 /// (`true` enables the discouraged password grant), `assertion_file` (a user JWT for the
 /// JWT bearer grant).
+///
+/// Without `client_id` the provider registers a client at the issuer (RFC 7591) on its first
+/// sign-in: `client` is nil and `OIDCAdapter.client(for:registering:)` finds the registration.
 struct OIDCSettings: Sendable {
-    let client: OAuthClient
+    /// The configured client; nil when the provider registers one dynamically.
+    let client: OAuthClient?
     let redirect: AuthorizationCodeFlow.Redirect
     let allowPassword: Bool
     let assertionFile: String?
@@ -20,11 +24,9 @@ struct OIDCSettings: Sendable {
         func bad(_ key: String, _ problem: String) -> AuthFailure {
             AuthFailure(.misconfigured, code: "config", remedy: "provider \"\(profile.id)\": options.\(key) \(problem)")
         }
-        guard let clientId = profile.clientId, !clientId.isEmpty else {
-            throw AuthFailure(.misconfigured, code: "config", remedy: "provider \"\(profile.id)\": client_id is required")
-        }
         let o = profile.options
         let secret = try SecretSource.clientSecret(profile, environment: environment)
+        let clientId = profile.clientId ?? ""
         let method = o["auth_method"] ?? (secret == nil ? "none" : "client_secret_basic")
         let auth: OAuthClient.Authentication
         switch method {
@@ -43,7 +45,16 @@ struct OIDCSettings: Sendable {
         default:
             throw bad("auth_method", "must be none, client_secret_basic, client_secret_post or private_key_jwt (found \"\(method)\")")
         }
-        client = OAuthClient(id: clientId, authentication: auth)
+        if clientId.isEmpty {
+            // A secret or key with no client to belong to is a mistake, not a request to register.
+            guard secret == nil, o["auth_method"] == nil else {
+                throw AuthFailure(.misconfigured, code: "config", remedy: "provider \"\(profile.id)\": a client secret or auth_method needs client_id "
+                                      + "(leave all three out to register a client at the issuer)")
+            }
+            client = nil
+        } else {
+            client = OAuthClient(id: clientId, authentication: auth)
+        }
         let host = o["redirect_host"] ?? "127.0.0.1"
         guard host == "127.0.0.1" || host == "localhost" else { throw bad("redirect_host", "must be 127.0.0.1 or localhost") }
         var port: UInt16 = 0

@@ -13,7 +13,8 @@ struct LogoutCommand: AsyncParsableCommand {
     @Argument(help: "Account id, username, provider/username or a unique prefix.", completion: Completions.accounts) var account: String
     @Flag(name: .long, help: "Print JSON.") var json = false
     @Flag(name: .long, help: "Delete the local credentials without asking the server to revoke them.") var local = false
-    @Flag(name: .long, help: "OAM: also delete the remembered username and preferences.") var clearRegistration = false
+    @Flag(name: .long, help: "OAM: also delete the remembered username and preferences; OIDC: with the provider's last account, also delete its dynamic client registration at the issuer.")
+    var clearRegistration = false
 
     struct LogoutJSON: Encodable {
         var id: String
@@ -48,7 +49,10 @@ struct LogoutCommand: AsyncParsableCommand {
         } catch {
             adapter = nil
         }
-        if clearRegistration && adapter?.keepsRegistration != true { throw CLIError.usage("--clear-registration is for OAM accounts") }
+        let registration = (adapter as? ClientRegistrationHolder).flatMap { try? $0.registrationSummary() }
+        if clearRegistration && adapter?.keepsRegistration != true && registration == nil {
+            throw CLIError.usage("--clear-registration is for OAM accounts and OIDC providers registered dynamically")
+        }
         let outcome: SignOut.Outcome
         do {
             outcome = try await SignOut(store: store, clock: context.clock).run(stored, adapter: adapter, local: local,
@@ -57,10 +61,26 @@ struct LogoutCommand: AsyncParsableCommand {
             throw CLIError(message: "\(a.id): could not revoke at the server: \(failure.description). Nothing was deleted; retry, or use --local to delete the local credentials only",
                            status: failure.errorClass.exitCode)
         }
+        // A dynamic client registration goes with the provider's last account only: the others
+        // sign in and renew through it.
+        var unregistered = ""
+        if clearRegistration, registration != nil, let holder = adapter as? ClientRegistrationHolder {
+            let others = try store.accountRows(includeQuarantined: true).filter { $0.providerId == a.providerId }
+            if others.isEmpty {
+                do {
+                    if let gone = try await holder.unregister() { unregistered = " The client registration is deleted at the issuer and here (\(gone))." }
+                } catch let failure as AuthFailure {
+                    throw CLIError(message: "\(a.id) is signed out, but its provider's client registration could not be deleted: \(failure.description); "
+                                       + "it is kept: `authdeck providers unregister \(a.providerId)` tries again", status: failure.errorClass.exitCode)
+                }
+            } else {
+                unregistered = " The client registration is kept: \(others.count) other account\(others.count == 1 ? "" : "s") of \(a.providerId) use\(others.count == 1 ? "s" : "") it."
+            }
+        }
         if json {
             return try Output.json(LogoutJSON(id: a.id, provider: a.providerId, username: a.username, revoked_at_server: outcome.revokedAtServer))
         }
-        let kept = adapter?.keepsRegistration != true ? "; its credentials are deleted."
+        let kept = adapter?.keepsRegistration != true ? "; its credentials are deleted.\(unregistered)"
             : outcome.keptRegistration ? "; the username and preferences are kept (--clear-registration deletes them)."
             : "; nothing of it is kept."
         Output.raw("Signed out \(TerminalText.inert(a.username)) (\(a.id))\(outcome.revokedAtServer ? "; revoked at the server" : "")\(kept)\n")

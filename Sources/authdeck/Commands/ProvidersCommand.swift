@@ -4,10 +4,18 @@ import AuthDeckApp
 import AuthDeckProviders
 import AuthDeckConfig
 
-/// `authdeck providers`: the configured providers, what each can do, and their accounts.
+/// `authdeck providers`: the configured providers (`list`, the default) and their dynamic
+/// client registrations (`unregister`).
 struct ProvidersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "providers", abstract: "List the configured providers and what each can do.")
+        commandName: "providers", abstract: "List the configured providers and what each can do.",
+        subcommands: [ProvidersListCommand.self, ProvidersUnregisterCommand.self], defaultSubcommand: ProvidersListCommand.self)
+}
+
+/// `authdeck providers [list]`: the configured providers, what each can do, their accounts,
+/// and how each holds its client (configured, or registered dynamically at the issuer).
+struct ProvidersListCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List the configured providers and what each can do.")
 
     @OptionGroup var global: GlobalOptions
     @Flag(name: .long, help: "Print JSON.") var json = false
@@ -26,6 +34,11 @@ struct ProvidersCommand: AsyncParsableCommand {
         var expected_realm: String?
         /// What stops a sign-in before it starts (a setting missing or wrong), nil when ready.
         var problem: String?
+        /// "configured" (client_id in config.toml), "dynamic" (registered at the issuer), or
+        /// "unregistered" (an oidc provider that registers on its first sign-in).
+        var client: String
+        /// For "dynamic": where and when it was registered.
+        var registration: String?
     }
 
     func run() async throws {
@@ -36,12 +49,16 @@ struct ProvidersCommand: AsyncParsableCommand {
         let adapters = ProviderWiring.adapterContext(store: store, config: config, clock: context.clock, environment: context.environment)
         let rows = config.providers.map { p -> ProviderJSON in
             let caps = ProviderCapabilities.of(p)
+            let adapter = try? ProviderRegistry.adapter(for: p, context: adapters, config: config.providers)
+            let registration = (adapter as? ClientRegistrationHolder).flatMap { try? $0.registrationSummary() }
+            let client = p.clientId != nil ? "configured" : registration != nil ? "dynamic" : p.kind == .oidc ? "unregistered" : "configured"
             return ProviderJSON(id: p.id, kind: p.kind.rawValue, client_id: p.clientId, scopes: p.scopes,
                                 flow: p.flow?.rawValue, flows: caps.flows.map(\.rawValue), silent_renewal: caps.silentRenewal,
                                 server_revocation: caps.serverRevocation,
                                 credentials: (caps.producesTokens ? ["tokens"] : []) + (caps.producesCookies ? ["cookies"] : []),
                                 accounts: counts[p.id] ?? 0,
-                                expected_realm: p.expectedRealm, problem: problem(p, config, adapters))
+                                expected_realm: p.expectedRealm, problem: problem(p, config, adapters),
+                                client: client, registration: registration)
         }
         if json { return try Output.json(rows) }
         if rows.isEmpty {
@@ -56,6 +73,8 @@ struct ProvidersCommand: AsyncParsableCommand {
         Output.raw(table.render())
         for row in rows {
             if let problem = row.problem { Output.raw("\(row.id): not ready to sign in: \(problem) (edit \(config.path))\n") }
+            if let registration = row.registration { Output.raw("\(row.id): \(TerminalText.inert(registration))\n") }
+            if row.client == "unregistered" { Output.raw("\(row.id): no client_id: registers a client at its issuer on the first sign-in\n") }
         }
     }
 
@@ -68,6 +87,43 @@ struct ProvidersCommand: AsyncParsableCommand {
             return f.remedy
         } catch {
             return "\(error)"
+        }
+    }
+}
+
+/// `authdeck providers unregister ID`: deletes a provider's dynamic client registration at the
+/// issuer (RFC 7592) and then from the store.
+///
+/// Refused while the provider has accounts: their refresh tokens belong to that client and
+/// would stop renewing; sign them out first (`logout --clear-registration` of the last one
+/// unregisters too).
+struct ProvidersUnregisterCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "unregister", abstract: "Delete PROVIDER's dynamic client registration at the issuer and in the store.")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The provider id.", completion: Completions.providers) var provider: String
+
+    func run() async throws {
+        let context = DeckContext(global)
+        let config = try context.loadConfig()
+        guard let profile = config.provider(provider) else { throw CLIError.unknownProvider(provider, in: config) }
+        guard let store = try context.openStoreIfPresent() else { return Output.raw("\(provider) holds no client registration.\n") }
+        let accounts = try store.accountRows(includeQuarantined: true).filter { $0.providerId == provider }
+        guard accounts.isEmpty else {
+            throw CLIError.failure("\(provider) has \(accounts.count) account\(accounts.count == 1 ? "" : "s") (\(accounts.map(\.id).joined(separator: ", "))) "
+                                   + "that renew through its client registration; sign them out first (`authdeck logout ACCOUNT --clear-registration` "
+                                   + "of the last one also unregisters); nothing was deleted")
+        }
+        let adapters = ProviderWiring.adapterContext(store: store, config: config, clock: context.clock, environment: context.environment)
+        guard let holder = try ProviderRegistry.adapter(for: profile, context: adapters, config: config.providers) as? ClientRegistrationHolder else {
+            return Output.raw("\(provider) holds no client registration (its client is configured).\n")
+        }
+        do {
+            guard let gone = try await holder.unregister() else { return Output.raw("\(provider) holds no client registration.\n") }
+            Output.raw("Deleted \(provider)'s client registration at the issuer and in the store (it was \(TerminalText.inert(gone))).\n")
+        } catch let failure as AuthFailure {
+            throw CLIError.from(failure, account: provider)
         }
     }
 }

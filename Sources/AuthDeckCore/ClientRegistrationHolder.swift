@@ -1,0 +1,13 @@
+/// An adapter that may hold a client registration of its own at the provider (RFC 7591
+/// dynamic registration): what `providers`, the deck and sign-out need of it, without knowing
+/// the adapter's kind.
+public protocol ClientRegistrationHolder: Sendable {
+    /// "registered dynamically at ISSUER on DATE (client ID)", or nil when the provider uses a
+    /// configured client or has registered none yet.
+    func registrationSummary() throws -> String?
+
+    /// Deletes the registration at the server (RFC 7592) and then from the store; returns what
+    /// was deleted, nil when there was nothing to delete. A server that cannot be reached
+    /// throws, and the registration is kept.
+    func unregister() async throws -> String?
+}

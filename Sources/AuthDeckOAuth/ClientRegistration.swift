@@ -1,0 +1,171 @@
+import Foundation
+import AuthDeckCore
+import AuthDeckHTTP
+
+/// OAuth 2.0 dynamic client registration (RFC 7591) and its management (RFC 7592): how a
+/// person with only an issuer URL gets a client to sign in with.
+///
+/// Why tolerant: real servers differ on registration metadata. glewlwyd names the device grant
+/// `device_authorization` and answers `invalid_client_metadata` to RFC 8628's URN, listing the
+/// values it accepts in `error_description`; a server may not offer the password grant at all.
+/// A refusal of `grant_types` is read, the request retried once with what the server accepts
+/// (or without the grants it cannot name), and the grants left out are returned so the caller
+/// can say which flows that leaves.
+public struct ClientRegistration: Sendable {
+    /// What the issuer registered, as the store keeps it.
+    public struct Registered: Sendable, Equatable {
+        public var clientId: String
+        public var clientSecret: Secret?
+        /// RFC 7592: the bearer token that reads, updates and deletes this registration.
+        public var accessToken: Secret?
+        public var clientURI: String?
+        /// `client_secret_basic`, `client_secret_post` or `none`.
+        public var authMethod: String
+        /// The grant types as this server names them.
+        public var grantTypes: [String]
+        public var redirectURI: String?
+
+        public init(clientId: String, clientSecret: Secret?, accessToken: Secret?, clientURI: String?, authMethod: String,
+                    grantTypes: [String], redirectURI: String?) {
+            self.clientId = clientId
+            self.clientSecret = clientSecret
+            self.accessToken = accessToken
+            self.clientURI = clientURI
+            self.authMethod = authMethod
+            self.grantTypes = grantTypes
+            self.redirectURI = redirectURI
+        }
+
+        /// The client the token endpoint sees.
+        public var client: OAuthClient {
+            switch (authMethod, clientSecret) {
+            case ("client_secret_post", let secret?): return OAuthClient(id: clientId, authentication: .secretPost(secret))
+            case (_, let secret?) where authMethod != "none": return OAuthClient(id: clientId, authentication: .secretBasic(secret))
+            default: return OAuthClient(id: clientId, authentication: .none)
+            }
+        }
+    }
+
+    /// RFC 8628's grant type, as registration metadata names it in the standard.
+    public static let deviceGrant = "urn:ietf:params:oauth:grant-type:device_code"
+
+    public let endpoint: String
+    public let http: any HTTPClient
+
+    public init(endpoint: String, http: any HTTPClient) {
+        self.endpoint = endpoint
+        self.http = http
+    }
+
+    /// Registers a client named "authdeck" for `grantTypes` (standard names) and the loopback
+    /// `redirectURI`. Returns the registration and the standard grant types the server would
+    /// not take.
+    public func register(grantTypes: [String], redirectURI: String?, scope: String?) async throws -> (Registered, refused: [String]) {
+        var asked = grantTypes
+        var named = Dictionary(uniqueKeysWithValues: grantTypes.map { ($0, $0) })
+        for attempt in 0..<2 {
+            let response = try await post(asked.map { named[$0] ?? $0 }, redirectURI: redirectURI, scope: scope)
+            if (200..<300).contains(response.status) {
+                return (try parse(response, asked: asked.map { named[$0] ?? $0 }, redirectURI: redirectURI), grantTypes.filter { !asked.contains($0) })
+            }
+            let json = JSONObject(bytes: response.body)
+            let code = json?.string("error").map { OAuthErrorCode.sanitized($0, redacting: []) }
+            let said = json?.string("error_description").map { TerminalText.inert(String($0.prefix(400))) }
+            guard attempt == 0, response.status == 400, code == "invalid_client_metadata" else {
+                throw refusal(response.status, code: code, said: said)
+            }
+            // The server's own words name what it accepts ('authorization_code', …), or not.
+            let accepted = Self.quoted(in: said ?? "")
+            if accepted.isEmpty {
+                asked.removeAll { $0 == Self.deviceGrant || $0 == "password" }
+            } else {
+                asked = asked.filter { grant in
+                    if accepted.contains(grant) { return true }
+                    if grant == Self.deviceGrant, accepted.contains("device_authorization") {
+                        named[grant] = "device_authorization"
+                        return true
+                    }
+                    return false
+                }
+            }
+        }
+        throw refusal(400, code: "invalid_client_metadata", said: nil)
+    }
+
+    /// RFC 7592 §2.3: deletes the registration at the server. A registration the server no
+    /// longer knows (401, 403, 404) is gone already; a 5xx or network failure throws
+    /// `transient`, and the caller keeps its copy to try again.
+    public func delete(_ registered: Registered) async throws {
+        guard let uri = registered.clientURI, let token = registered.accessToken else { return }
+        // The registration access token goes only over https, or http on this machine.
+        if let problem = WebLink.problemOpening(uri, field: "the registration_client_uri") {
+            throw AuthFailure(.misconfigured, code: "unsafe_url", remedy: "\(problem); the registration was kept")
+        }
+        let response = try await TokenEndpoint.send(
+            HTTPRequest(method: "DELETE", url: uri, headers: [HTTPHeader("Authorization", "Bearer \(token.exposedValue)")]), via: http)
+        let host = URL(string: uri)?.host ?? uri
+        if (200..<300).contains(response.status) || [401, 403, 404].contains(response.status) { return }
+        if response.status == 429 || response.status >= 500 {
+            throw AuthFailure(.transient, code: "http \(response.status)",
+                              remedy: "\(host) is unavailable (HTTP \(response.status)); the registration was kept, try again later")
+        }
+        throw AuthFailure(.misconfigured, code: "http \(response.status)",
+                          remedy: "\(host) refused to delete the registration (HTTP \(response.status)); it was kept")
+    }
+
+    func post(_ grantTypes: [String], redirectURI: String?, scope: String?) async throws -> HTTPResponse {
+        var metadata: [String: Any] = ["client_name": "authdeck", "grant_types": grantTypes,
+                                       "token_endpoint_auth_method": "client_secret_basic", "application_type": "native"]
+        if let redirectURI {
+            metadata["redirect_uris"] = [redirectURI]
+            metadata["response_types"] = ["code"]
+        } else {
+            metadata["response_types"] = [String]()
+        }
+        if let scope { metadata["scope"] = scope }
+        let body = try JSONSerialization.data(withJSONObject: metadata, options: [.sortedKeys])
+        return try await TokenEndpoint.send(HTTPRequest.json(endpoint, Array(body), headers: [HTTPHeader("Accept", "application/json")]), via: http)
+    }
+
+    func parse(_ response: HTTPResponse, asked: [String], redirectURI: String?) throws -> Registered {
+        guard let json = JSONObject(bytes: response.body), let id = json.string("client_id"), !id.isEmpty else {
+            throw refusal(response.status, code: "bad_response", said: "the answer has no client_id")
+        }
+        let method = json.string("token_endpoint_auth_method")
+            ?? (json.fields["token_endpoint_auth_method"] as? [String])?.first ?? "client_secret_basic"
+        return Registered(clientId: id, clientSecret: json.string("client_secret").map { Secret($0) },
+                          accessToken: json.string("registration_access_token").map { Secret($0) },
+                          clientURI: json.string("registration_client_uri"), authMethod: method,
+                          grantTypes: (json.fields["grant_types"] as? [String]) ?? asked, redirectURI: redirectURI)
+    }
+
+    func refusal(_ status: Int, code: String?, said: String?) -> AuthFailure {
+        let host = URL(string: endpoint)?.host ?? endpoint
+        if status == 429 || status >= 500 {
+            return AuthFailure(.transient, code: "http \(status)", remedy: "\(host) could not register a client now (HTTP \(status)); try again later")
+        }
+        let why = [code, said].compactMap { $0 }.joined(separator: ": ")
+        return AuthFailure(.misconfigured, code: code ?? "http \(status)",
+                           remedy: "\(host) refused to register a client (HTTP \(status)\(why.isEmpty ? "" : ", \(why)")); "
+                               + "set a client_id registered there by its administrator")
+    }
+
+    /// The values in single or double quotes in `text`, as servers list accepted values.
+    static func quoted(in text: String) -> Set<String> {
+        var out = Set<String>(), current: String?, quote: Character = "'"
+        for ch in text {
+            if var value = current {
+                if ch == quote {
+                    out.insert(value)
+                    current = nil
+                } else {
+                    value.append(ch)
+                    current = value
+                }
+            } else if ch == "'" || ch == "\"" {
+                (current, quote) = ("", ch)
+            }
+        }
+        return out
+    }
+}

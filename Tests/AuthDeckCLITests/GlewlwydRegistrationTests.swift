@@ -1,0 +1,129 @@
+import Testing
+import Foundation
+import AuthDeckCore
+import AuthDeckStore
+import AuthDeckTestSupport
+import AuthDeckPlatform
+
+/// Sign-in with only an issuer URL (issue 29): an `oidc` provider with no `client_id` registers
+/// itself at real glewlwyd's RFC 7591 endpoint (`DCR=1`), once, keeps the registration sealed,
+/// and deletes it at the server with `logout --clear-registration` of its last account.
+@Suite(.serialized, .enabled(if: GlewlwydServer.installed,
+                             "SKIPPED: glewlwyd is not installed (apt-get install glewlwyd) — the registration proof did not run"))
+struct GlewlwydRegistrationTests {
+    let server: GlewlwydServer
+    let home = TempDirectory("authdeck-dcr")
+    let runner: BinaryRunner
+
+    init() throws {
+        server = try GlewlwydServer(dynamicRegistration: true)
+        runner = BinaryRunner.authdeck(home: home)
+        try home.writeConfig(server.issuerOnlyTOML())
+    }
+
+    func run(_ args: String..., env: [String: String] = [:]) throws -> BinaryRunner.Result { try runner.run(args, env: env) }
+
+    func passwordLogin() throws -> BinaryRunner.Result {
+        try run("login", "gl", "--password", "--username", GlewlwydServer.user, env: ["AUTHDECK_PASSWORD": GlewlwydServer.password])
+    }
+
+    func store() throws -> DeckStore {
+        try DeckStore.open(StoreLocation.resolve(storeFlag: nil, environment: runner.environment), clock: SystemClock())
+    }
+
+    func registered(_ name: String) throws -> String? { try store().providerSecret("registration." + name, provider: "gl")?.exposedValue }
+
+    /// The store's files as bytes (the database and its WAL), to look for secrets in clear.
+    func storeBytes() throws -> Data {
+        let db = home.file("data/authdeck/authdeck.db")
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: db))
+        if let wal = try? Data(contentsOf: URL(fileURLWithPath: db + "-wal")) { bytes.append(wal) }
+        return bytes
+    }
+
+    @Test func aPasswordSignInRegistersOnceAndTheSecondReusesIt() throws {
+        let before = try server.clientIds()
+        let first = try passwordLogin()
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stderr.contains("Registered authdeck as a client at \(server.issuer)"), "\(first.stderr)")
+        let clientId = try #require(try registered("client_id"))
+        #expect(Set(try server.clientIds()) == Set(before + [clientId]), "one client more at the issuer")
+        // glewlwyd took the device grant by its own name on the retry.
+        #expect(try registered("grant_types")?.contains("device_authorization") == true)
+
+        let second = try passwordLogin()
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(!second.stderr.contains("Registered"), "\(second.stderr)")
+        #expect(try server.clientIds().count == before.count + 1, "the second sign-in reused the registration")
+        #expect(try registered("client_id") == clientId)
+
+        // Renewal goes through the same client; `providers` says where it was registered.
+        #expect(try run("refresh", "gl", "--force").status == 0)
+        let providers = try run("providers").stdout
+        #expect(providers.contains("gl: registered dynamically at \(server.issuer) on ") && providers.contains(clientId), "\(providers)")
+        let json = try #require(JSONSerialization.jsonObject(with: Data(try run("providers", "--json").stdout.utf8)) as? [[String: Any]])
+        #expect(json.first?["client"] as? String == "dynamic")
+
+        // Its secrets are sealed: neither the client secret nor the registration access token
+        // is in the store's bytes in clear. (The client id is a public name: the id_token's
+        // `aud` claim, kept in clear like the other claims, says it anyway.)
+        let bytes = try storeBytes()
+        for name in ["client_secret", "access_token", "client_uri"] {
+            let value = try #require(try registered(name), "\(name) stored")
+            #expect(bytes.range(of: Data(value.utf8)) == nil, "\(name) in clear in the store")
+        }
+        #expect(!(try String(contentsOfFile: home.file("config/authdeck/config.toml"), encoding: .utf8)).contains(clientId))
+    }
+
+    @Test func theDeviceFlowWorksThroughTheRegisteredClient() throws {
+        let login = try LiveProcess(runner.executable, ["login", "gl", "--device"], environment: runner.environment)
+        let code = try login.waitFor("the user code") { text -> String? in
+            guard let r = text.range(of: "enter the code ") else { return nil }
+            let rest = text[r.upperBound...].prefix { $0.isLetter || $0.isNumber || $0 == "-" }
+            return rest.count >= 8 ? String(rest) : nil
+        }
+        let clientId = try #require(try registered("client_id"))
+        try login.keepsRunning(for: 2.5, "the user approved the code")
+        try server.approveDevice(userCode: code, client: clientId)
+        #expect(try login.wait(timeout: 60) == 0, "\(login.stderr)")
+        #expect(login.stdout.contains("Signed in as taro"))
+    }
+
+    @Test func clearRegistrationWithTheLastAccountDeletesTheClientAtGlewlwyd() throws {
+        #expect(try passwordLogin().status == 0)
+        let clientId = try #require(try registered("client_id"))
+        let uri = try #require(try registered("client_uri"))
+        let token = try #require(try registered("access_token"))
+        #expect(try server.clientIds().contains(clientId))
+        let out = try run("logout", "taro", "--clear-registration")
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(out.stdout.contains("The client registration is deleted at the issuer and here"), "\(out.stdout)")
+        #expect(try !server.clientIds().contains(clientId), "the client is gone at glewlwyd")
+        // RFC 7592: the registration access token no longer reads it.
+        let read = try EmulatorProcess.curl(["-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Authorization: Bearer \(token)", uri])
+        #expect(read != "200", "\(read)")
+        #expect(try registered("client_id") == nil && registered("client_secret") == nil)
+        #expect(try run("providers", "unregister", "gl").stdout.contains("holds no client registration"))
+        // The next sign-in registers a new client.
+        let again = try passwordLogin()
+        #expect(again.status == 0 && again.stderr.contains("Registered authdeck"), "\(again.stderr)")
+        #expect(try registered("client_id") != clientId)
+    }
+
+    @Test func unregisterIsRefusedWhileAccountsUseTheClient() throws {
+        #expect(try passwordLogin().status == 0)
+        let r = try run("providers", "unregister", "gl")
+        #expect(r.status == 1 && r.stderr.contains("sign them out first"), "\(r.stderr)")
+        #expect(try registered("client_id") != nil)
+    }
+
+    /// An issuer with no registration endpoint: a clear error that names what to set.
+    @Test func anIssuerWithoutRegistrationNeedsAClientId() throws {
+        let plain = try GlewlwydServer()
+        try home.writeConfig(plain.issuerOnlyTOML())
+        let r = try passwordLogin()
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(r.stderr.contains("this issuer needs a client_id: \(plain.issuer) offers no registration_endpoint"), "\(r.stderr)")
+        #expect(try registered("client_id") == nil)
+    }
+}
