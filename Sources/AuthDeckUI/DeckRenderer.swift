@@ -122,7 +122,7 @@ public enum DeckRenderer {
             let count = " (\(p.accounts))"
             let end = b.put(TextFit.cut(p.id, max(1, w - 15 - count.count)), x: 3, y: y, maxWidth: max(1, w - 15 - count.count))
             b.put(count, x: end, y: y, maxWidth: w - 12 - end)
-            b.put(p.kind.label, x: w - 11, y: y, role: .dim, maxWidth: 10)
+            b.put(p.kind.label + (p.dynamicClient ? "·dyn" : ""), x: w - 11, y: y, role: .dim, maxWidth: 10)
             if s.pane == .providers && i == s.selectedProvider { b.paint(.selection, x: 0, y: y, width: w - 1) }
         }
         for y in l.tableHeaderY..<l.statusY { b.put(String(g.v), x: w - 1, y: y, role: .border) }

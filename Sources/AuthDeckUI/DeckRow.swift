@@ -58,6 +58,9 @@ public struct DeckProvider: Equatable, Sendable {
     public var kind: ProviderKind
     public var accounts: Int
     public var worst: AccountState?
+    /// Its client was registered at the issuer by authdeck (RFC 7591), not configured: the
+    /// provider pane marks it `·dyn`.
+    public var dynamicClient = false
 
     public init(id: String, kind: ProviderKind, accounts: Int, worst: AccountState?) {
         self.id = id

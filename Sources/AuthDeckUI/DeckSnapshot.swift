@@ -64,7 +64,9 @@ public enum DeckSnapshot {
             tally[providerId] = t
         }
         return providers.map { p in
-            DeckProvider(id: p.id, kind: p.kind, accounts: tally[p.id]?.count ?? 0, worst: tally[p.id]?.state)
+            var counted = p
+            (counted.accounts, counted.worst) = (tally[p.id]?.count ?? 0, tally[p.id]?.state)
+            return counted
         }
     }
 }

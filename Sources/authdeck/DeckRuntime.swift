@@ -329,9 +329,15 @@ final class DeckRuntime: @unchecked Sendable {
     }
 
     static func snapshot(_ assessment: DeckAssessment, store: DeckStore, config: DeckConfig, selected: String?) -> (rows: [DeckRow], providers: [DeckProvider]) {
-        DeckSnapshot.make(assessment, providers: config.providers, skew: config.statePolicy.clockSkew) { id in
+        var (rows, providers) = DeckSnapshot.make(assessment, providers: config.providers, skew: config.statePolicy.clockSkew) { id in
             id == selected ? ((try? store.events(since: nil, accountId: id, limit: 3)) ?? []).reversed() : []
         }
+        // Which providers hold a client authdeck registered (RFC 7591): an oidc provider with
+        // no client_id and a stored registration.
+        for i in providers.indices where providers[i].kind == .oidc && config.provider(providers[i].id)?.clientId == nil {
+            providers[i].dynamicClient = (try? store.providerSecret("registration.client_id", provider: providers[i].id)) != nil
+        }
+        return (rows, providers)
     }
 }
 

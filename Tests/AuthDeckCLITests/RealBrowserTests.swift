@@ -65,6 +65,19 @@ struct RealBrowserTests {
         #expect(rows.first?["state"] as? String == "signed_in")
     }
 
+    /// Only the issuer's address in config.toml (issue 29): authdeck registers a client at
+    /// glewlwyd (RFC 7591), and the person signs in through it in Chromium, consenting to
+    /// the new client on glewlwyd's own page.
+    @Test func aPersonSignsInWithOnlyAnIssuerURL() throws {
+        let open = try GlewlwydServer(dynamicRegistration: true)
+        try home.writeConfig(open.issuerOnlyTOML())
+        let r = try runner.run(["login", "gl", "--browser", "--timeout", "90s"], timeout: 120)
+        #expect(r.status == 0, "\(r.stderr)\nbrowser:\n\(browserLog)")
+        #expect(r.stderr.contains("Registered authdeck as a client at \(open.issuer)"), "\(r.stderr)")
+        #expect(browserLog(after: "final-text").contains("final-text Signed in You can close this tab and return to authdeck."), "\(browserLog)")
+        #expect(try accounts().first?["username"] as? String == "taro")
+    }
+
     @Test func aPersonWhoClosesTheTabGetsAClearTimeoutAndNothingIsSaved() throws {
         let r = try runner.run(["login", "gl", "--browser", "--timeout", "15s"], env: ["REAL_BROWSER_MODE": "close"], timeout: 60)
         #expect(r.status == 3, "\(r.stderr)\nbrowser:\n\(browserLog)")

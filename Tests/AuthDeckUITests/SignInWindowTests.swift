@@ -77,4 +77,14 @@ struct SignInWindowTests {
         #expect(!continued.isEmpty, "some reason wraps at 60 columns:\n\(lines.joined(separator: "\n"))")
         #expect(continued.allSatisfy { $0.hasPrefix("   ") }, "\(continued)")
     }
+
+    /// A provider whose client authdeck registered at the issuer is marked in the provider
+    /// pane (issue 29), and a reread of the rows keeps the mark.
+    @Test func aDynamicClientIsMarkedInTheProviderPane() {
+        var s = DeckTestState.make(width: 120, height: 40)
+        guard let i = s.providers.firstIndex(where: { $0.id == "gl" }) else { Issue.record("no gl"); return }
+        s.providers[i].dynamicClient = true
+        s.providers = DeckSnapshot.tally(s.rows, providers: s.providers)
+        #expect(DeckRenderer.render(s).text.contains("OIDC·dyn"))
+    }
 }
