@@ -79,6 +79,12 @@ extension OIDCAdapter: ClientRegistrationHolder {
         let redirectURI = "http://\(settings.redirect.host):\(port)\(settings.redirect.path)"
         let (registered, refused) = try await ClientRegistration(endpoint: endpoint, http: context.http)
             .register(grantTypes: grants, redirectURI: redirectURI, scope: scopes.joined(separator: " "))
+        // Two first sign-ins at once (two terminals) each register: the one stored first wins,
+        // and the other's client is deleted at the issuer rather than orphaned there.
+        if let earlier = try storedRegistration(meta) {
+            try? await ClientRegistration(endpoint: endpoint, http: context.http).delete(registered)
+            return earlier
+        }
         let stored = StoredRegistration(registered: registered, issuer: meta.issuer, registeredAt: context.clock.now())
         try stored.save(profile.id, to: store)
         if !refused.isEmpty {
