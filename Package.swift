@@ -100,8 +100,11 @@ let package = Package(
         .testTarget(name: "AuthDeckCoreTests", dependencies: ["AuthDeckCore", "AuthDeckTestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "AuthDeckStoreTests", dependencies: [
-            "AuthDeckCore", "AuthDeckPlatform", "AuthDeckStore", "AuthDeckVault", "AuthDeckConfig", "AuthDeckTestSupport",
+            "AuthDeckCore", "AuthDeckPlatform", "AuthDeckStore", "AuthDeckVault", "AuthDeckTestSupport",
         ], swiftSettings: strict),
+        .testTarget(name: "AuthDeckConfigTests", dependencies: ["AuthDeckConfig", "AuthDeckCore", "AuthDeckTestSupport"],
+                    swiftSettings: strict),
+        .testTarget(name: "AuthDeckPlatformTests", dependencies: ["AuthDeckPlatform"], swiftSettings: strict),
         .testTarget(name: "AuthDeckCLITests", dependencies: [
             "AuthDeckCore", "AuthDeckPlatform", "AuthDeckStore", "AuthDeckTestSupport", "AuthDeckUI",
         ], swiftSettings: strict),

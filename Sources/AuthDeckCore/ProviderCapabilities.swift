@@ -9,6 +9,10 @@ public struct ProviderCapabilities: Equatable, Sendable {
     public var silentRenewal: Bool
     /// The server can be told to revoke at sign-out.
     public var serverRevocation: Bool
+    /// A sign-out keeps a registration (OAM: the remembered username and preferences) unless
+    /// asked to clear it: the deck offers "sign out and clear the registration" by this, not
+    /// by the provider's kind.
+    public var keepsRegistration = false
 
     /// The capabilities of a configured provider (some depend on its options).
     public static func of(_ profile: ProviderProfile) -> ProviderCapabilities {
@@ -28,7 +32,7 @@ public struct ProviderCapabilities: Equatable, Sendable {
                                         silentRenewal: hasSecret, serverRevocation: true)
         case .oam:
             return ProviderCapabilities(flows: [.browser, .password, .client], producesTokens: true, producesCookies: false,
-                                        silentRenewal: true, serverRevocation: true)
+                                        silentRenewal: true, serverRevocation: true, keepsRegistration: true)
         case .oidc:
             return ProviderCapabilities(flows: [.device, .browser, .client, .password], producesTokens: true,
                                         producesCookies: false, silentRenewal: true, serverRevocation: true)

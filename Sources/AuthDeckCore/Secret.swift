@@ -17,7 +17,6 @@ public struct Secret: Hashable, Sendable, CustomStringConvertible, CustomDebugSt
     /// A value that was deliberately not decrypted.
     public static let unopened = Secret(unopened: ())
 
-    public var isOpened: Bool { storage != nil }
 
     public var exposedValue: String {
         guard let storage else {

@@ -55,8 +55,6 @@ struct AADError: Sendable {
                                        description: "The Code_Verifier does not match the code_challenge supplied in the authorization request.")
     static let unsupportedGrant = AADError(status: 400, error: "unsupported_grant_type", code: 70003,
                                            description: "The app requested an unsupported grant type.")
-    static let badRequest = AADError(status: 400, error: "invalid_request", code: 900144,
-                                     description: "The request body must contain the following parameter.")
     static let badAssertion = AADError(status: 401, error: "invalid_client", code: 700027,
                                        description: "Client assertion failed signature validation.")
 

@@ -68,9 +68,6 @@ public final class RawStatement {
     /// connection's mutex. Safe while no other thread uses the connection (see `init`).
     private func value(_ index: Int32) -> OpaquePointer? { sqlite3_column_value(statement, index) }
 
-    /// Whether column `index` is NULL.
-    public func isNull(_ index: Int32) -> Bool { sqlite3_value_type(value(index)) == SQLITE_NULL }
-
     /// A text column ("" for NULL).
     public func string(_ index: Int32) -> String { optionalString(index) ?? "" }
 

@@ -195,7 +195,7 @@ public enum DeckReducer {
         case .undoPrune: return [.undoPrune]
         case .logout:
             if let row = state.selectedRow {
-                state.modal = .confirmLogout(id: row.id, username: state.accountName(row.id), offersClearRegistration: row.providerKind == .oam)
+                state.modal = .confirmLogout(id: row.id, username: state.accountName(row.id), offersClearRegistration: row.keepsRegistration)
             }
         case .add:
             if state.providers.isEmpty {

@@ -6,6 +6,8 @@ public struct DeckRow: Equatable, Sendable {
     public var id: String
     public var providerId: String
     public var providerKind: ProviderKind?
+    /// Its provider keeps a registration at sign-out (`ProviderCapabilities.keepsRegistration`).
+    public var keepsRegistration = false
     public var displayName: String
     public var username: String
     public var realm: String

@@ -33,6 +33,7 @@ public enum DeckSnapshot {
                                 realm: entries[index].stored.account.realm ?? "", state: state, expiry: expiry,
                                 neverExpires: state.isUsable && entries[index].usableUntil == nil,
                                 lastUsed: entries[index].stored.account.lastUsedAt, renewable: renewable, detail: detail))
+            rows[rows.count - 1].keepsRegistration = profile.map { ProviderCapabilities.of($0).keepsRegistration } ?? false
             if profile != nil, renewable, let until = expiry, until > now {
                 // Inside the clock-skew margin: not usable by our clock, still taken by the
                 // provider's — due now, or it lapses while the open deck watches (a

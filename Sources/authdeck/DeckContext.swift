@@ -100,10 +100,6 @@ struct DeckContext {
         ProviderWiring(store: store, clock: clock, environment: environment)
     }
 
-    func renewer(_ store: DeckStore, _ config: DeckConfig) -> RenewalCoordinator {
-        wiring(store).renewer(config)
-    }
-
     /// Config, store and the account ACCOUNT names: what every single-account command starts with.
     func openAccount(_ query: String) throws -> (config: DeckConfig, store: DeckStore, stored: StoredAccount) {
         let config = try loadConfig()

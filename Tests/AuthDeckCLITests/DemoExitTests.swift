@@ -42,12 +42,6 @@ import Glibc
         return !stat.contains(") Z ")
     }
 
-    func waitUntil(_ what: String, timeout: Double = 10, _ condition: () -> Bool) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if condition() { return }
-            usleep(50_000)
-        }
         throw NSError(domain: "DemoExitTests", code: 1, userInfo: [NSLocalizedDescriptionKey: "waited \(Int(timeout)) s for \(what)"])
     }
 
