@@ -73,8 +73,11 @@ public struct CommandLineSignIn {
             throw Refusal.usage("--offline, --auto and --remember are for OAM providers")
         }
         var options = SignInOptions(username: request.username, openBrowser: request.openBrowser, timeout: request.timeout)
-        if chosen == .password {
-            guard let username = request.username else { throw Refusal.usage("--password needs --username") }
+        if adapter.needsPassword(for: chosen, username: request.username) {
+            guard let username = request.username else {
+                throw Refusal.usage(chosen == .password ? "--password needs --username"
+                                        : "--\(chosen.rawValue) needs --username: provider \"\(TerminalText.inert(providerId))\" registers each user first")
+            }
             options.password = try password(username)
         }
         return .signedIn(try await SignInCoordinator(store: wiring.store, clock: wiring.clock)

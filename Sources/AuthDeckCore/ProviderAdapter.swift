@@ -30,6 +30,10 @@ public protocol ProviderAdapter: Sendable {
 
     /// What of the account stays after a sign-out, or nil when nothing does (the default).
     func keptAfterSignOut(_ stored: StoredAccount, clearRegistration: Bool) -> Credentials?
+
+    /// Whether signing in with `flow` for `username` needs the user's password (the password
+    /// flow; an OAM mobile client's first registration with any flow): front ends ask only then.
+    func needsPassword(for flow: SignInFlow, username: String?) -> Bool
 }
 
 extension ProviderAdapter {
@@ -37,6 +41,7 @@ extension ProviderAdapter {
     public var resourceHeaders: [ResourceHeader] { [] }
     public var keepsRegistration: Bool { false }
     public func keptAfterSignOut(_ stored: StoredAccount, clearRegistration: Bool) -> Credentials? { nil }
+    public func needsPassword(for flow: SignInFlow, username: String?) -> Bool { flow == .password }
 }
 
 /// One header name and value an adapter wants on resource requests.

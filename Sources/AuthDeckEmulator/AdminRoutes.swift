@@ -19,6 +19,14 @@ import Foundation
 ///   (benchmarks sign in many distinct accounts)
 /// - `POST /_admin/latency` `{"ms"}`: every provider request is answered after this delay, as
 ///   a provider across the internet would (benchmarks of concurrent renewal)
+/// - `POST /_admin/oam/client-assertions` `{"action": "expire"|"revoke", "username"?}`: OAM client
+///   assertions (of the user, else all) expire now or are revoked; either is then answered
+///   401 `invalid_client`. Answers `{"changed": N}`
+/// - `POST /_admin/oam/client-assertion-lifetime` `{"seconds"}`: how long client assertions
+///   issued from now on live (default 7 days)
+/// - `GET /_admin/oam/registrations`: the registration steps received (`steps`: their
+///   non-secret fields, the device id from the profile) and the client assertions issued
+///   (`assertions`: client, user, device, expiry, `expired`, `revoked`, `uses`)
 /// - `GET /_admin/issued`: counts of what was issued, of requests per path (`requests`) and per
 ///   path and status (`responses`, keyed `GET /api/me 401`)
 struct AdminRoutes: Sendable {
@@ -84,6 +92,18 @@ struct AdminRoutes: Sendable {
         case ("POST", "latency"):
             await state.setLatency(milliseconds: Int(number("ms") ?? 0))
             return .json(200, ["ok": true])
+        case ("POST", "oam/client-assertions"):
+            let action = body["action"] as? String
+            guard action == "expire" || action == "revoke" else { return .json(400, ["error": "action must be \"expire\" or \"revoke\""]) }
+            let user = body["username"] as? String
+            let changed = await state.withOAM { registry, now in registry.change(user: user, revoke: action == "revoke", now: now) }
+            return .json(200, ["changed": changed])
+        case ("POST", "oam/client-assertion-lifetime"):
+            guard let seconds = number("seconds"), seconds > 0 else { return .json(400, ["error": "seconds must be a positive number"]) }
+            await state.withOAM { registry, _ in registry.lifetime = seconds }
+            return .json(200, ["ok": true])
+        case ("GET", "oam/registrations"):
+            return await state.withOAM { registry, now in registry.report(now: now) }
         case ("GET", "issued"):
             return await state.summary()
         default:

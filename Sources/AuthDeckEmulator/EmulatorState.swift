@@ -29,6 +29,8 @@ actor EmulatorState {
         var tenantSegment: String
         var expires: Date
         var redeemed = false
+        /// OAM's 3-legged registration: the pre-authz code the authorize request carried.
+        var preAuthz: String? = nil
     }
 
     struct Grant {
@@ -111,6 +113,8 @@ actor EmulatorState {
     var log: [LogEntry] = []
     /// Compact SAML tokens from extSTS.srf waiting to be exchanged for cookies.
     var samlTokens: [String: String] = [:]
+    /// OAM mobile client registrations: pre-authz codes and client assertions.
+    var oam = OAMRegistry()
 
     init(directory: EmulatorDirectory) { self.directory = directory }
 
@@ -162,6 +166,9 @@ actor EmulatorState {
         for (k, c) in cookies where c.user.lowercased() == user.lowercased() { cookies[k]?.expires = .distantPast }
         return n
     }
+
+    /// Runs `body` on the OAM registrations at the emulator's clock.
+    func withOAM<T: Sendable>(_ body: @Sendable (inout OAMRegistry, Date) -> T) -> T { body(&oam, now) }
 
     // MARK: Devices and codes
 

@@ -42,6 +42,18 @@ public struct JSONObject: @unchecked Sendable {
         }
     }
 
+    /// Every object-valued field as compact JSON text (keys sorted), for a provider that
+    /// hands back structured extras a later request repeats (OAM's `oracle_aux_tokens`).
+    public var objectTexts: [String: String] {
+        var out: [String: String] = [:]
+        for (k, v) in fields where v is [String: Any] {
+            if let data = try? JSONSerialization.data(withJSONObject: v, options: [.sortedKeys]) {
+                out[k] = String(decoding: data, as: UTF8.self)
+            }
+        }
+        return out
+    }
+
     /// Every scalar field as text (numbers and booleans included), for claim display.
     public var scalarStrings: [String: String] {
         var out: [String: String] = [:]

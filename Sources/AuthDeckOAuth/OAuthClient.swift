@@ -13,6 +13,9 @@ public struct OAuthClient: Sendable {
         case secretPost(Secret)
         /// RFC 7523 `private_key_jwt`: a signed assertion per request.
         case privateKeyJWT(ClientAssertionSigner)
+        /// RFC 7521 with an assertion the server issued (OAM's mobile client registration):
+        /// `client_id`, `client_assertion_type` jwt-bearer and the assertion as it was given.
+        case clientAssertion(Secret)
     }
 
     public var id: String
@@ -27,7 +30,7 @@ public struct OAuthClient: Sendable {
     public var secret: Secret? {
         switch authentication {
         case .secretBasic(let s), .secretPost(let s): return s
-        case .none, .privateKeyJWT: return nil
+        case .none, .privateKeyJWT, .clientAssertion: return nil
         }
     }
 
@@ -49,6 +52,10 @@ public struct OAuthClient: Sendable {
             return ([("client_id", id),
                      ("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"),
                      ("client_assertion", assertion)] + fields, [], [assertion])
+        case .clientAssertion(let assertion):
+            return ([("client_id", id),
+                     ("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"),
+                     ("client_assertion", assertion.exposedValue)] + fields, [], [assertion.exposedValue])
         }
     }
 }

@@ -14,7 +14,8 @@ public struct TokenSet: Sendable {
     public var idToken: Secret?
     /// Scopes the server granted, when it said (RFC 6749: omitted means as requested).
     public var scope: [String]?
-    /// Other string-valued fields (`client_info`, `ext_expires_in`…), for adapters.
+    /// Other fields (`client_info`, `ext_expires_in`…), for adapters: scalars as text, objects
+    /// as compact JSON text.
     public var extra: [String: String]
 
     public init(accessToken: Secret, tokenType: String, expiresIn: Int64?, refreshToken: Secret?, idToken: Secret?,
@@ -56,6 +57,7 @@ public struct TokenSet: Sendable {
         }
         var extra: [String: String] = [:]
         for (k, v) in json.scalarStrings where !["access_token", "refresh_token", "id_token"].contains(k) { extra[k] = v }
+        for (k, v) in json.objectTexts { extra[k] = v }
         return TokenSet(accessToken: Secret(access), tokenType: type, expiresIn: expiresIn,
                         refreshToken: json.string("refresh_token").flatMap { $0.isEmpty ? nil : Secret($0) },
                         idToken: json.string("id_token").flatMap { $0.isEmpty ? nil : Secret($0) },

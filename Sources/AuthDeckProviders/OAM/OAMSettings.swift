@@ -10,6 +10,9 @@ import AuthDeckOAuth
 /// (`options.identity_domain`) is sent in `options.identity_domain_header` (default
 /// `X-OAUTH-IDENTITY-DOMAIN-NAME`). `options.uppercase_grant_types = true` sends the 12c
 /// documentation's `PASSWORD`, `REFRESH_TOKEN`… instead of the standard names.
+/// `options.client_registration = true` makes authdeck a mobile client (`OAMRegistrar`): it
+/// registers itself per user and authenticates with the client assertion it gets, so no client
+/// secret is needed.
 struct OAMSettings: Sendable {
     let token: String
     let authorization: String?
@@ -20,6 +23,8 @@ struct OAMSettings: Sendable {
     let uppercase: Bool
     let assertionFile: String?
     let redirect: AuthorizationCodeFlow.Redirect
+    /// A mobile client: registers per user and sends the client assertion instead of a secret.
+    let registration: Bool
 
     init(_ profile: ProviderProfile, environment: [String: String]) throws {
         func bad(_ p: String) -> AuthFailure { AuthFailure(.misconfigured, code: "config", remedy: "provider \"\(profile.id)\": \(p)") }
@@ -42,6 +47,8 @@ struct OAMSettings: Sendable {
         client = OAuthClient(id: clientId, authentication: secret.map { .secretBasic($0) } ?? .none)
         uppercase = o["uppercase_grant_types"] == "true"
         assertionFile = o["assertion_file"]
+        guard [nil, "true", "false"].contains(o["client_registration"]) else { throw bad("options.client_registration must be true or false") }
+        registration = o["client_registration"] == "true"
         var port: UInt16 = 0
         if let p = o["redirect_port"] {
             guard let v = UInt16(p) else { throw bad("options.redirect_port must be a port number") }
