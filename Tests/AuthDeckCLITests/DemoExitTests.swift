@@ -42,9 +42,6 @@ import Glibc
         return !stat.contains(") Z ")
     }
 
-        throw NSError(domain: "DemoExitTests", code: 1, userInfo: [NSLocalizedDescriptionKey: "waited \(Int(timeout)) s for \(what)"])
-    }
-
     /// Opens the demo in tmux; returns the session, the demo's pid and its emulator's pid.
     func openDemo(expecting count: Int = 1) throws -> (TmuxSession, demo: Int32, emulator: Int32) {
         let s = try TmuxSession(environment: environment, command: "\(binary) demo; echo EXIT=$?")
