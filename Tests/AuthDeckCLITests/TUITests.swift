@@ -361,15 +361,15 @@ import AuthDeckPlatform
         try s.waitFor(text: "and enter the code:", timeout: 30)
         // The demo approves as taro, whose oidc account is already in the deck: said so, not "Added".
         try s.waitFor(text: "Signed in oidc/taro@contoso.com again (it was already in the deck).", timeout: 30)
-        // Enter on the sign-in that never completed (hanako): the demo approves as taro, so
-        // the message names taro's account and says hanako's is unchanged.
+        // Enter on the sign-in that never completed (hanako): the demo approves as the account
+        // being signed in, so hanako's own row is mended (it was approved as taro: issue 31, item 6).
         try s.send("/")
         try s.send(literal: "hanako")
         try s.send("Enter")
         try s.waitFor("hanako's row") { $0.contains("hanako@contoso.com") && $0.contains("stale") }
         try s.send("Enter")
         try s.waitFor(text: "and enter the code:", timeout: 30)
-        try s.waitFor(text: "Signed in oidc/taro@contoso.com, another account than oidc/hanako@contoso.com, which is unchanged.", timeout: 30)
+        try s.waitFor(text: "Signed in oidc/hanako@contoso.com.", timeout: 30)
         try s.send("Escape")
         let during = Set(try FileManager.default.contentsOfDirectory(atPath: tmp).filter { $0.hasPrefix("authdeck-demo-") })
         #expect(during.subtracting(before).count == 1, "the demo made its own temporary directory")
