@@ -37,12 +37,17 @@ public struct CurlHTTPClient: HTTPClient {
             throw HTTPError.invalidURL(request.url)
         }
         guard let handle = ad_curl_easy_init() else { throw HTTPError.unavailable("curl_easy_init failed") }
-        defer { ad_curl_easy_cleanup(handle) }
         let sink = ResponseSink(limit: request.maxResponseBytes, stream: request.bodyStream)
         let sinkRef = Unmanaged.passRetained(sink)
-        defer { sinkRef.release() }
         var headerList: UnsafeMutablePointer<curl_slist>?
-        defer { ad_curl_slist_free_all(headerList) }
+        // The handle goes first, then what it points at: the header list and the sink stay
+        // valid for as long as the handle exists (the other order left it pointing at freed
+        // memory for the length of its cleanup).
+        defer {
+            ad_curl_easy_cleanup(handle)
+            ad_curl_slist_free_all(headerList)
+            sinkRef.release()
+        }
 
         func set(_ option: CURLoption, _ value: Int) { _ = ad_curl_setopt_long(handle, Int32(option.rawValue), value) }
         func set(_ option: CURLoption, _ value: String) { _ = ad_curl_setopt_string(handle, Int32(option.rawValue), value) }

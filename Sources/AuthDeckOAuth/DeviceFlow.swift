@@ -83,6 +83,13 @@ public struct DeviceFlow: Sendable {
                      ("device_code", authorization.deviceCode.exposedValue)],
                     grant: .deviceCode, secrets: [authorization.deviceCode.exposedValue], now: clock.now())
             } catch let failure as AuthFailure {
+                // A network error, timeout or 5xx while the person is still approving is not
+                // their "no": the poll goes on (more slowly) until the code expires or
+                // --timeout; it used to end a 15-minute wait on one blip.
+                if failure.errorClass == .transient {
+                    interval = min(interval * 2, 30)
+                    continue
+                }
                 // By the OAuth error, never by the code shown: a provider's refinement (Azure
                 // AD's AADSTS70016) must not end a sign-in the person has not approved yet.
                 switch failure.oauthError ?? failure.code {

@@ -54,6 +54,24 @@ import AuthDeckTestSupport
         #expect(sleeper.slept == [2, 2, 7, 7])
     }
 
+    /// A 503 (or a network error) while the person is still approving does not end the wait:
+    /// the poll goes on, the interval doubled, and the sign-in completes (issue 31: one blip
+    /// ended a 15-minute device wait).
+    @Test func aServerErrorWhilePollingDoesNotEndTheWait() async throws {
+        let http = FakeHTTPClient(json: [
+            (200, start),
+            (400, #"{"error":"authorization_pending"}"#),
+            (503, "unavailable"),
+            (400, #"{"error":"authorization_pending"}"#),
+            (200, #"{"access_token":"at","token_type":"Bearer","expires_in":3600}"#),
+        ])
+        let sleeper = RecordingSleeper()
+        let device = flow(http, sleeper: sleeper)
+        let tokens = try await device.poll(try await device.start())
+        #expect(tokens.accessToken == Secret("at"))
+        #expect(sleeper.slept == [2, 2, 4, 4])
+    }
+
     @Test func aMissingIntervalMeansFiveSeconds() async throws {
         let http = FakeHTTPClient(json: [(200, #"{"device_code":"DC","user_code":"U","verification_uri":"https://x/d","expires_in":600}"#)])
         #expect(try await flow(http, sleeper: RecordingSleeper()).start().interval == 5)

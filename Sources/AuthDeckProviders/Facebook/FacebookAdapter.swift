@@ -114,6 +114,11 @@ public struct FacebookAdapter: ProviderAdapter {
                         }
                         return (Secret(token), done.integer("expires_in"))
                     } catch let f as AuthFailure {
+                        // A network error or 5xx while the person approves: poll on, more slowly.
+                        if f.errorClass == .transient, FacebookErrors.subcode(of: f) == nil {
+                            interval = min(interval * 2, 30)
+                            continue
+                        }
                         // By subcode alone: PROVIDERS.md leaves the code of some of them unverified.
                         switch FacebookErrors.subcode(of: f) {
                         case 1349174: continue
