@@ -30,7 +30,7 @@ public enum ConfigLoader {
         let root = try TOMLDocument.parse(text, path: path)
         var config = DeckConfig(path: path, fileExists: true)
         let top = TableReader(table: root, path: path, location: nil)
-        try top.rejectUnknown(["expiring_soon", "clock_skew", "prune", "provider", "keys", "hooks"])
+        try top.rejectUnknown(["expiring_soon", "clock_skew", "prune", "provider", "keys", "hooks", "credential"])
         if let hooks = try top.table("hooks", location: "[hooks]") {
             try hooks.rejectUnknown(DeckHooks.keys)
             config.hooks = DeckHooks(onRenewed: try hooks.string("on_renewed"), onNeedsSignIn: try hooks.string("on_needs_sign_in"),
@@ -80,6 +80,21 @@ public enum ConfigLoader {
                     throw ConfigError(path: path, location: "provider \"\(profile.id)\"", problem: "id is used by an earlier provider too")
                 }
                 config.providers.append(profile)
+            }
+        }
+        if let list = root["credential"] {
+            guard let array = list.array else {
+                throw ConfigError(path: path, location: nil, problem: "\"credential\" must be an array of tables: write each one as [[credential]]")
+            }
+            for (index, element) in array.enumerated() {
+                guard let table = element.table else {
+                    throw ConfigError(path: path, location: "credential #\(index + 1)", problem: "must be a table ([[credential]])")
+                }
+                let route = try CredentialReader.read(table, index: index, path: path)
+                if config.credentials.contains(where: { $0.url == route.url }) {
+                    throw ConfigError(path: path, location: "credential #\(index + 1)", problem: "url \"\(route.url)\" has an earlier [[credential]] entry too")
+                }
+                config.credentials.append(route)
             }
         }
         return config

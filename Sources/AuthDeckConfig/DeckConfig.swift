@@ -13,6 +13,8 @@ public struct DeckConfig: Equatable, Sendable {
     public var keys: [String: String] = [:]
     /// `[hooks]`: what `authdeck watch` runs on account events.
     public var hooks = DeckHooks()
+    /// `[[credential]]`: which account answers git, kubectl and docker for which URL.
+    public var credentials: [CredentialRoute] = []
 
     public init(path: String, fileExists: Bool, statePolicy: StatePolicy = .standard,
                 pruneSettings: PruneSettings = .standard, providers: [ProviderProfile] = []) {

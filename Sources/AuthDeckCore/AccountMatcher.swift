@@ -11,7 +11,9 @@ public enum AccountMatcher {
         case notFound
     }
 
-    public static func resolve(_ query: String, in accounts: [Account]) -> Outcome {
+    /// - Parameter defaultAccount: a provider's default account id (`authdeck use`), asked
+    ///   only when a provider id names more than one account.
+    public static func resolve(_ query: String, in accounts: [Account], defaultAccount: (String) -> String? = { _ in nil }) -> Outcome {
         let q = query.trimmingWhitespace()
         guard !q.isEmpty else { return .notFound }
         if let exact = accounts.first(where: { $0.id == q }) { return .found(exact) }
@@ -25,6 +27,9 @@ public enum AccountMatcher {
         let byUser = accounts.filter { $0.username.lowercased() == lower }
         if let outcome = decide(byUser) { return outcome }
         let byProvider = accounts.filter { $0.providerId.lowercased() == lower }
+        if byProvider.count > 1, let chosen = defaultAccount(byProvider[0].providerId), let account = byProvider.first(where: { $0.id == chosen }) {
+            return .found(account)
+        }
         if let outcome = decide(byProvider) { return outcome }
         let byPrefix = accounts.filter { $0.id.lowercased().hasPrefix(lower) || $0.username.lowercased().hasPrefix(lower) }
         if let outcome = decide(byPrefix) { return outcome }

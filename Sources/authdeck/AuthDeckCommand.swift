@@ -13,8 +13,9 @@ struct AuthDeckCommand: AsyncParsableCommand {
             ACCOUNT is an account id, a username, provider/username, or a unique prefix of either.
             """,
         version: AuthDeckCore.version,
-        subcommands: [DeckCommand.self, DemoCommand.self, StatusCommand.self, ProvidersCommand.self, AccountsCommand.self, LoginCommand.self, RefreshCommand.self, TokenCommand.self, ImportCommand.self, ConfigCommand.self, MSALCommand.self,
-                      CookiesCommand.self, RequestCommand.self, ExecCommand.self, WatchCommand.self, LogoutCommand.self, PruneCommand.self, EventsCommand.self, KeyCommand.self],
+        subcommands: [DeckCommand.self, DemoCommand.self, StatusCommand.self, ProvidersCommand.self, AccountsCommand.self, UseCommand.self, LoginCommand.self, RefreshCommand.self, TokenCommand.self, ImportCommand.self, ConfigCommand.self, MSALCommand.self,
+                      CookiesCommand.self, RequestCommand.self, ExecCommand.self, WatchCommand.self, LogoutCommand.self, PruneCommand.self, EventsCommand.self, KeyCommand.self,
+                      GitCredentialCommand.self, SetupGitCommand.self],
         defaultSubcommand: nil)
 
     @OptionGroup var global: GlobalOptions

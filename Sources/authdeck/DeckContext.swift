@@ -111,7 +111,7 @@ struct DeckContext {
     /// Matches on the account rows alone, then reads only the matched account's credentials.
     func resolveAccount(_ query: String, in store: DeckStore) throws -> StoredAccount {
         let accounts = try store.accountRows(includeQuarantined: false)
-        switch AccountMatcher.resolve(query, in: accounts) {
+        switch AccountMatcher.resolve(query, in: accounts, defaultAccount: { try? store.defaultAccount(provider: $0) }) {
         case .found(let account):
             guard let stored = try store.account(id: account.id) else {
                 throw CLIError.usage("\(account.id) was removed just now (`authdeck accounts` lists what is left)")

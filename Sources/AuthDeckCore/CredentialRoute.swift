@@ -1,0 +1,44 @@
+/// A `[[credential]]` entry: which account answers git, kubectl or docker for a URL.
+///
+/// Why in Core: matching a URL to its entry (the longest prefix wins, on whole path segments)
+/// is policy that the CLI's helpers and their tests share.
+public struct CredentialRoute: Equatable, Sendable {
+    /// `scheme://host[:port][/path]`, lowercased scheme and host, no trailing slash.
+    public var url: String
+    /// ACCOUNT as everywhere (a provider id means its default account).
+    public var account: String
+    /// The audience the tool needs (the account's configured scopes when empty).
+    public var scopes: [String]
+    /// What git is told as the username (the account's username when nil).
+    public var username: String?
+
+    public init(url: String, account: String, scopes: [String] = [], username: String? = nil) {
+        self.url = Self.normalized(url)
+        self.account = account
+        self.scopes = scopes
+        self.username = username
+    }
+
+    /// `url` with scheme and host lowercased and no trailing slash.
+    public static func normalized(_ url: String) -> String {
+        guard let schemeEnd = url.firstRange(of: "://") else { return url }
+        let scheme = url[..<schemeEnd.lowerBound].lowercased()
+        let rest = url[schemeEnd.upperBound...]
+        let hostEnd = rest.firstIndex(of: "/") ?? rest.endIndex
+        var path = String(rest[hostEnd...])
+        while path.hasSuffix("/") { path.removeLast() }
+        return scheme + "://" + rest[..<hostEnd].lowercased() + path
+    }
+
+    /// Whether this entry covers `url`: the same scheme and host, and a path that is this
+    /// entry's path or below it (on a `/` boundary: `/contoso` does not cover `/contosox`).
+    public func covers(_ url: String) -> Bool {
+        let target = Self.normalized(url)
+        return target == self.url || target.hasPrefix(self.url + "/")
+    }
+
+    /// The entry for `url` among `routes`: the longest that covers it.
+    public static func route(for url: String, in routes: [CredentialRoute]) -> CredentialRoute? {
+        routes.filter { $0.covers(url) }.max { $0.url.count < $1.url.count }
+    }
+}

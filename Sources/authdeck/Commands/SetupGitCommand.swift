@@ -1,0 +1,73 @@
+import ArgumentParser
+import Foundation
+import AuthDeckCore
+import AuthDeckPlatform
+
+/// `authdeck setup-git [URL…]`: writes `credential.<URL>.helper` (and `useHttpPath` for a URL
+/// with a path) into the user's git config, for each URL given or each `[[credential]]` entry;
+/// idempotent; `--remove` takes authdeck's lines out again and leaves other helpers alone.
+struct SetupGitCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "setup-git", abstract: "Make git ask authdeck for the credentials of URL (default: every [[credential]] url).")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The URLs (default: the url of every [[credential]] entry).") var urls: [String] = []
+    @Flag(name: .long, help: "Remove authdeck from git's config for these URLs instead.") var remove = false
+
+    /// What identifies authdeck's helper lines among others (a git value pattern).
+    static let ours = "authdeck[^ ]* git-credential$"
+
+    func run() async throws {
+        let context = DeckContext(global)
+        let targets = urls.isEmpty ? try context.loadConfig().credentials.map(\.url) : urls.map(CredentialRoute.normalized)
+        guard !targets.isEmpty else {
+            throw CLIError.usage("no URL given and no [[credential]] entry in \(context.configPath): add one (see authdeck(1), GIT, KUBECTL AND DOCKER)")
+        }
+        for url in targets {
+            guard url.hasPrefix("https://") || url.hasPrefix("http://") else { throw CLIError.usage("\"\(TerminalText.inert(url))\" is not an http(s) URL") }
+        }
+        let helper = Self.shellQuoted(Self.frontPath) + " git-credential"
+        for url in targets {
+            let hasPath = url.dropFirst(url.hasPrefix("https://") ? 8 : 7).contains("/")
+            if remove {
+                _ = try git(["config", "--global", "--unset-all", "credential.\(url).helper", Self.ours], okStatuses: [0, 5])
+                if hasPath { _ = try git(["config", "--global", "--unset-all", "credential.\(url).useHttpPath"], okStatuses: [0, 5]) }
+                Output.raw("git no longer asks authdeck for \(url)\n")
+            } else {
+                _ = try git(["config", "--global", "--replace-all", "credential.\(url).helper", helper, Self.ours], okStatuses: [0])
+                if hasPath { _ = try git(["config", "--global", "credential.\(url).useHttpPath", "true"], okStatuses: [0]) }
+                Output.raw("git asks authdeck for \(url)\n")
+            }
+        }
+    }
+
+    /// The `authdeck` front beside this binary or in the install's bin/, else this binary
+    /// (which serves git-credential as well).
+    static var frontPath: String {
+        let dir = InstallPaths.binaryDirectory
+        for candidate in ["\(dir)/authdeck", "\(dir)/../../bin/authdeck"] where FileManager.default.isExecutableFile(atPath: candidate) {
+            return URL(fileURLWithPath: candidate).standardizedFileURL.path
+        }
+        return CommandLine.arguments[0].hasPrefix("/") ? CommandLine.arguments[0] : dir + "/authdeck-full"
+    }
+
+    static func shellQuoted(_ text: String) -> String {
+        text.allSatisfy { $0.isLetter || $0.isNumber || "/._-+".contains($0) } ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    /// Runs git; a status outside `okStatuses` is an error that quotes git.
+    func git(_ args: [String], okStatuses: [Int32]) throws -> Int32 {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["git"] + args
+        let err = Pipe()
+        p.standardError = err
+        do { try p.run() } catch { throw CLIError.failure("cannot run git: \(error.localizedDescription)") }
+        let said = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        guard okStatuses.contains(p.terminationStatus) else {
+            throw CLIError.failure("git \(args.joined(separator: " ")) failed (exit \(p.terminationStatus)): \(TerminalText.inert(said.trimmingCharacters(in: .whitespacesAndNewlines)))")
+        }
+        return p.terminationStatus
+    }
+}

@@ -1,0 +1,32 @@
+import AuthDeckCore
+import AuthDeckConfig
+import AuthDeckStore
+import AuthDeckApp
+
+/// The token a `[[credential]]` entry routes a tool to: its account resolved as ACCOUNT is
+/// everywhere (a provider id means the default account), its scopes asked for, renewed when
+/// needed. What git's, kubectl's and docker's helpers share.
+struct RoutedToken {
+    let context: DeckContext
+    let config: DeckConfig
+
+    /// The token and the username to present; a `CLIError` naming the entry when the account
+    /// cannot be found or cannot give a token without a person.
+    func token(for route: CredentialRoute) async throws -> (AccessToken, username: String) {
+        let store = try context.openStore()
+        let stored: StoredAccount
+        do {
+            stored = try context.resolveAccount(route.account, in: store)
+        } catch let error as CLIError {
+            throw CLIError(message: "\(config.path): [[credential]] url \"\(route.url)\": account: \(error.message)", status: error.status)
+        }
+        do {
+            let token = try await TokenAccess(wiring: context.wiring(store), config: config).token(stored, scopes: route.scopes)
+            return (token, route.username ?? stored.account.username)
+        } catch let refusal as TokenAccess.NeedsSignIn {
+            throw CLIError.needsSignIn(refusal.remedy)
+        } catch let failure as AuthFailure {
+            throw CLIError.from(failure, account: stored.account.id)
+        }
+    }
+}
