@@ -34,9 +34,10 @@ struct AccountsCommand: AsyncParsableCommand {
             throw CLIError.unknownProvider(provider, in: config)
         }
         let now = assessment.now
+        let defaults = Set(try store.defaultAccounts(providers: config.providers.map(\.id)).values)
         if json {
             let skew = config.statePolicy.clockSkew
-            AccountJSON.stream(entries, now: now, skew: skew, to: Output.write)
+            AccountJSON.stream(entries, now: now, skew: skew, defaults: defaults, to: Output.write)
             // Everything is written (write(2), nothing buffered): leave now rather than free the
             // accounts one by one; the kernel takes the memory back at once. The store needs no
             // closing (WAL).
@@ -50,9 +51,10 @@ struct AccountsCommand: AsyncParsableCommand {
         for e in entries {
             let a = e.stored.account
             let never = e.state.isUsable && e.usableUntil == nil
-            table.add([a.id, a.providerId, a.username, a.displayName, a.realm ?? "", e.state.label,
+            table.add([a.id + (defaults.contains(a.id) ? " *" : ""), a.providerId, a.username, a.displayName, a.realm ?? "", e.state.label,
                        ExpiryText.describe(e.expiry, now: now, neverExpires: never), ExpiryText.ago(a.lastUsedAt, now: now)])
         }
         Output.raw(table.render())
+        if !defaults.isEmpty { Output.raw("* its provider's default account (`authdeck use`)\n") }
     }
 }

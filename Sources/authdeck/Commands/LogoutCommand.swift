@@ -77,6 +77,11 @@ struct LogoutCommand: AsyncParsableCommand {
                 unregistered = " The client registration is kept: \(others.count) other account\(others.count == 1 ? "" : "s") of \(a.providerId) use\(others.count == 1 ? "s" : "") it."
             }
         }
+        // A signed-out default no longer stands for its provider (`authdeck use`).
+        if try store.defaultAccount(provider: a.providerId) == a.id {
+            try store.setDefaultAccount(nil, provider: a.providerId)
+            unregistered += " It was \(a.providerId)'s default account; \(a.providerId) has none now."
+        }
         if json {
             return try Output.json(LogoutJSON(id: a.id, provider: a.providerId, username: a.username, revoked_at_server: outcome.revokedAtServer))
         }

@@ -61,7 +61,7 @@ struct PruneCommand: AsyncParsableCommand {
         if yes && !dryRun {
             // Nothing to preview: what is stale is found and moved in one transaction.
             let outcome = try pruning.quarantine(nil, config: config, unusedAfter: unusedAfter, reasons: Set(reason), provider: provider)
-            return try report(outcome)
+            return try report(outcome, store: store)
         }
         let candidates = try pruning.candidates(config, reasons: Set(reason), provider: provider, unusedAfter: unusedAfter)
         let rows = candidates.map(Self.row)
@@ -82,12 +82,17 @@ struct PruneCommand: AsyncParsableCommand {
         }
         // The verdicts are taken again as the accounts are moved: one signed in since the
         // preview is kept, and said so.
-        try report(try pruning.quarantine(candidates, config: config, unusedAfter: unusedAfter))
+        try report(try pruning.quarantine(candidates, config: config, unusedAfter: unusedAfter), store: store)
     }
 
     /// What was moved, kept and purged; with `--yes` the moved accounts are listed (nothing was shown before).
-    func report(_ outcome: PruneOutcome) throws {
+    func report(_ outcome: PruneOutcome, store: DeckStore) throws {
         for sentence in outcome.kept { Output.note(sentence) }
+        // A pruned default no longer stands for its provider: cleared, and said.
+        for candidate in outcome.quarantined where try store.defaultAccount(provider: candidate.account.providerId) == candidate.account.id {
+            try store.setDefaultAccount(nil, provider: candidate.account.providerId)
+            Output.note("\(candidate.account.id) was \(candidate.account.providerId)'s default account; \(candidate.account.providerId) has none now")
+        }
         let pruned = outcome.quarantined.map(Self.row)
         if json { return try Output.json(ResultJSON(dry_run: false, pruned: pruned, restored: [], purged: outcome.purged.map(\.id))) }
         if pruned.isEmpty { return Output.raw(yes ? "Nothing to prune.\n" : "Nothing pruned.\n") }

@@ -42,6 +42,8 @@ struct AccountJSON: Encodable {
     var expires_at: String?
     var expires_in_seconds: Int64?
     var created_at: String
+    /// The account a bare provider id stands for (`authdeck use`).
+    var `default`: Bool
     var last_sign_in_at: String?
     var last_used_at: String?
     var last_error: ErrorJSON?
@@ -52,7 +54,7 @@ struct AccountJSON: Encodable {
     var id_token_claims: [String: String]
     var quarantined_at: String?
 
-    init(_ entry: DeckAssessment.Entry, now: Instant, skew: TimeSpan) {
+    init(_ entry: DeckAssessment.Entry, now: Instant, skew: TimeSpan, isDefault: Bool = false) {
         let a = entry.stored.account
         let c = entry.stored.credentials
         id = a.id
@@ -67,6 +69,7 @@ struct AccountJSON: Encodable {
         expires_at = entry.expiry?.iso8601
         expires_in_seconds = entry.expiry.map { ($0 - now).seconds }
         created_at = a.createdAt.iso8601
+        `default` = isDefault
         last_sign_in_at = a.lastSignInAt?.iso8601
         last_used_at = a.lastUsedAt?.iso8601
         last_error = a.lastError.map { ErrorJSON(class: $0.errorClass.rawValue, code: $0.code, remedy: $0.remedy, at: $0.at.iso8601) }
@@ -90,7 +93,7 @@ struct AccountJSON: Encodable {
     /// sorted order — straight from the entry. Why: no value per account (each date a new String)
     /// to make and free again. Every field is the same expression as in `init`;
     /// `JSONWriterTests` holds the bytes equal to JSONEncoder's.
-    static func write(_ entry: DeckAssessment.Entry, now: Instant, skew: TimeSpan, to w: inout JSONWriter) {
+    static func write(_ entry: DeckAssessment.Entry, now: Instant, skew: TimeSpan, isDefault: Bool = false, to w: inout JSONWriter) {
         let a = entry.stored.account
         let c = entry.stored.credentials
         w.beginObject()
@@ -126,6 +129,8 @@ struct AccountJSON: Encodable {
         }
         w.endArray()
         w.field("created_at", a.createdAt)
+        w.key("default")
+        w.bool(isDefault)
         w.field("display_name", a.displayName)
         w.field("expires_at", entry.expiry)
         if let expiry = entry.expiry {
@@ -181,13 +186,13 @@ struct AccountJSON: Encodable {
     ///
     /// Why: a large store's document runs to megabytes, and building it whole faults in fresh
     /// pages for all of it.
-    static func stream(_ entries: [DeckAssessment.Entry], now: Instant, skew: TimeSpan, chunk: Int = 1 << 16,
+    static func stream(_ entries: [DeckAssessment.Entry], now: Instant, skew: TimeSpan, defaults: Set<String> = [], chunk: Int = 1 << 16,
                        to sink: (UnsafeRawBufferPointer) -> Void) {
         var w = JSONWriter(capacity: min(chunk, 1 << 20) + 4096)
         w.beginArray()
         // By index: `for entry in entries` copied each (large) entry, retaining every field.
         for index in entries.indices {
-            write(entries[index], now: now, skew: skew, to: &w)
+            write(entries[index], now: now, skew: skew, isDefault: !defaults.isEmpty && defaults.contains(entries[index].stored.account.id), to: &w)
             if w.count >= chunk { w.drain(sink) }
         }
         w.endArray()

@@ -1,0 +1,48 @@
+import Testing
+import Foundation
+import AuthDeckTestSupport
+
+/// `authdeck use ACCOUNT` (issue 28): a provider id stands for its default account wherever
+/// ACCOUNT is accepted; `accounts` shows it; signing it out clears it and says so.
+@Suite(.serialized) struct DefaultAccountTests {
+    let home = TempDirectory("authdeck-use")
+    let idp: EmulatorProcess
+    let runner: BinaryRunner
+
+    init() throws {
+        idp = try EmulatorProcess()
+        runner = BinaryRunner.authdeck(home: home)
+        try home.writeConfig(idp.workAndIntranetTOML())
+        for (user, password) in [("taro@contoso.com", "taro-pass-123"), ("jiro@contoso.com", "jiro-pass-123")] {
+            let r = try runner.run(["login", "work", "--password", "--username", user], env: ["AUTHDECK_PASSWORD": password])
+            try #require(r.status == 0, "\(r.stderr)")
+        }
+    }
+
+    func accounts() throws -> [[String: Any]] {
+        try #require(JSONSerialization.jsonObject(with: Data(try runner.run(["accounts", "--json"]).stdout.utf8)) as? [[String: Any]])
+    }
+
+    @Test func aProviderIdStandsForItsDefault() throws {
+        let ambiguous = try runner.run(["token", "work"])
+        #expect(ambiguous.status == 2 && ambiguous.stderr.contains("matches 2 accounts"), "\(ambiguous.stderr)")
+        #expect(try runner.run(["use"]).stdout.contains("No default accounts"))
+        let set = try runner.run(["use", "jiro@contoso.com"])
+        #expect(set.status == 0 && set.stdout.contains("is now the default of work"), "\(set.stderr)")
+        let jiro = try #require(try accounts().first { $0["username"] as? String == "jiro@contoso.com" })
+        #expect(jiro["default"] as? Bool == true)
+        #expect(try accounts().first { $0["username"] as? String == "taro@contoso.com" }?["default"] as? Bool == false)
+        let token = try runner.run(["token", "work"])
+        #expect(token.status == 0 && token.stdout.hasPrefix("at."), "\(token.stderr)")
+        #expect(try runner.run(["token", "jiro@contoso.com"]).stdout == token.stdout, "the provider id gave jiro's token")
+        #expect(try runner.run(["accounts"]).stdout.contains("\(jiro["id"] as! String) *"))
+        #expect(try runner.run(["use"]).stdout.contains("work  \(jiro["id"] as! String)  jiro@contoso.com"))
+        // Signing the default out clears it, and says so.
+        let out = try runner.run(["logout", "jiro@contoso.com", "--local"])
+        #expect(out.stdout.contains("It was work's default account; work has none now."), "\(out.stdout)")
+        #expect(try runner.run(["use"]).stdout.contains("No default accounts"))
+        // --clear removes one.
+        #expect(try runner.run(["use", "taro@contoso.com"]).status == 0)
+        #expect(try runner.run(["use", "--clear", "work"]).stdout.contains("work has no default account now"))
+    }
+}
