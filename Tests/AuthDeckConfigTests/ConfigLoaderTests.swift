@@ -68,7 +68,7 @@ import AuthDeckTestSupport
         ("provider = \"work\"",
          "/home/u/.config/authdeck/config.toml: \"provider\" must be an array of tables: write each one as [[provider]]"),
         ("thme = \"dark\"",
-         "/home/u/.config/authdeck/config.toml: unknown key \"thme\"; known keys: expiring_soon, clock_skew, prune, provider, keys, hooks"),
+         "/home/u/.config/authdeck/config.toml: unknown key \"thme\"; known keys: expiring_soon, clock_skew, prune, provider, keys, hooks, credential"),
     ])
     func mistakesAreWorded(toml: String, expected: String) {
         #expect(message(toml) == expected)
@@ -116,6 +116,30 @@ import AuthDeckTestSupport
         #expect(config.providers.first?.scopes == ["openid", "}]"])
         #expect(config.providers.first?.endpoints["issuer"] == "https://idp.example/[}")
         #expect(config.providers.first?.options["note"] == "[日本]\n")
+    }
+
+    /// `[[credential]]` (issue 28): read, normalised, and every mistake named with the entry and key.
+    @Test func credentialEntriesAreReadAndChecked() throws {
+        let config = try ConfigLoader.parse("""
+            [[credential]]
+            url = "HTTPS://Dev.Azure.com/contoso/"
+            account = "work"
+            scopes = ["499b84ac-1321-427f-aa17-267ca6975798/.default"]
+            username = "me"
+            """, path: "c")
+        #expect(config.credentials == [CredentialRoute(url: "https://dev.azure.com/contoso", account: "work",
+                                                       scopes: ["499b84ac-1321-427f-aa17-267ca6975798/.default"], username: "me")])
+        #expect(message("[[credential]]\nurl = \"https://x.example\"\naccount = \"w\"\npassword = \"p\"").contains("credential #1: \"password\": passwords and tokens are never read from config.toml"))
+        #expect(message("[[credential]]\nurl = \"ftp://x.example\"\naccount = \"w\"").contains("credential #1: \"url\" must be scheme://host"))
+        #expect(message("[[credential]]\nurl = \"https://x.example/?a=b\"\naccount = \"w\"").contains("no query"))
+        #expect(message("[[credential]]\nurl = \"https://x.example\"").contains("credential #1") )
+        #expect(message("[[credential]]\nurl = \"https://x.example\"\naccount = \"w\"\n[[credential]]\nurl = \"https://X.example/\"\naccount = \"v\"")
+                .contains("has an earlier [[credential]] entry too"))
+        // The longest entry covering a URL wins, on whole path segments.
+        let routes = [CredentialRoute(url: "https://h.example/a", account: "one"), CredentialRoute(url: "https://h.example/a/b", account: "two")]
+        #expect(CredentialRoute.route(for: "https://h.example/a/b/c.git", in: routes)?.account == "two")
+        #expect(CredentialRoute.route(for: "https://h.example/a/bc", in: routes)?.account == "one")
+        #expect(CredentialRoute.route(for: "https://h.example/ab", in: routes) == nil)
     }
 
     @Test func keyOverridesAreReadAndChecked() throws {
