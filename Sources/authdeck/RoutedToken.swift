@@ -10,14 +10,14 @@ struct RoutedToken {
     let context: DeckContext
     let config: DeckConfig
 
-    /// The token and the username to present; a `CLIError` naming the entry when the account
-    /// cannot be found or cannot give a token without a person.
-    func token(for route: CredentialRoute) async throws -> (AccessToken, username: String) {
+    /// The token and the username to present; a `CLIError` when the account cannot be found
+    /// (naming the `[[credential]]` entry when `fromConfig`) or cannot give a token without a person.
+    func token(for route: CredentialRoute, fromConfig: Bool = true) async throws -> (AccessToken, username: String) {
         let store = try context.openStore()
         let stored: StoredAccount
         do {
             stored = try context.resolveAccount(route.account, in: store)
-        } catch let error as CLIError {
+        } catch let error as CLIError where fromConfig {
             throw CLIError(message: "\(config.path): [[credential]] url \"\(route.url)\": account: \(error.message)", status: error.status)
         }
         do {

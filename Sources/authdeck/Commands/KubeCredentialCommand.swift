@@ -1,0 +1,63 @@
+import ArgumentParser
+import Foundation
+import AuthDeckCore
+import AuthDeckApp
+
+/// `authdeck kube-credential ACCOUNT [--scope S]…`: a kubectl exec credential plugin. Prints an
+/// `ExecCredential` (`client.authentication.k8s.io/v1`, or `v1beta1` when kubectl's
+/// `KUBERNETES_EXEC_INFO` asks for it) with the account's token and its expiry, renewed
+/// silently when needed.
+///
+/// A sign-in that needs a person happens only when kubectl says the terminal is interactive
+/// (`spec.interactive`); otherwise exit 3 with the remedy on stderr, which kubectl shows.
+struct KubeCredentialCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "kube-credential", abstract: "kubectl's exec credential plugin: an ExecCredential with ACCOUNT's token.")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The account (a provider id: its default account).", completion: Completions.tokenAccounts) var account: String
+    @Option(name: .long, parsing: .singleValue, help: ArgumentHelp("Scope the token must carry (repeatable): the cluster's audience.", valueName: "scope"))
+    var scope: [String] = []
+
+    func run() async throws {
+        let context = DeckContext(global)
+        let info = KubeExecInfo(context.environment["KUBERNETES_EXEC_INFO"])
+        let config = try context.loadConfig()
+        let route = CredentialRoute(url: "kubectl", account: account, scopes: scope)
+        let token: AccessToken
+        do {
+            token = try await RoutedToken(context: context, config: config).token(for: route, fromConfig: false).0
+        } catch let error as CLIError where error.status == ExitStatus.needsSignIn && info.interactive {
+            // kubectl has a terminal: the person can sign in now, on stderr, as `login` would.
+            let store = try context.openStore()
+            let stored = try context.resolveAccount(account, in: store)
+            Output.note("authdeck: \(error.message)\nSigning in to \(stored.account.providerId) for kubectl…")
+            _ = try await CommandLineSignIn(wiring: context.wiring(store), config: config).run(
+                stored.account.providerId, CommandLineSignIn.Request(flow: nil, username: stored.account.username, openBrowser: true,
+                                                                     timeout: .minutes(10), connectivity: nil, remember: nil, passwordGiven: false),
+                presenter: CLIPresenter(clock: context.clock),
+                password: { user in try PasswordReader.read(file: nil, environment: context.environment, prompt: "Password for \(user): ") },
+                note: { Output.note($0) })
+            token = try await RoutedToken(context: context, config: config).token(for: route, fromConfig: false).0
+        }
+        var status: [String: Any] = ["token": token.value.exposedValue]
+        if let expiry = token.expiresAt { status["expirationTimestamp"] = expiry.iso8601 }
+        let credential: [String: Any] = ["apiVersion": info.apiVersion, "kind": "ExecCredential", "status": status]
+        let data = try JSONSerialization.data(withJSONObject: credential, options: [.sortedKeys, .withoutEscapingSlashes])
+        Output.raw(String(decoding: data, as: UTF8.self) + "\n")
+    }
+}
+
+/// What kubectl says of the call in `KUBERNETES_EXEC_INFO`: the API version it wants back and
+/// whether a person is at the terminal. Missing or unreadable: v1, not interactive.
+struct KubeExecInfo {
+    var apiVersion = "client.authentication.k8s.io/v1"
+    var interactive = false
+
+    init(_ text: String?) {
+        guard let text, let json = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else { return }
+        if let version = json["apiVersion"] as? String,
+           ["client.authentication.k8s.io/v1", "client.authentication.k8s.io/v1beta1"].contains(version) { apiVersion = version }
+        interactive = ((json["spec"] as? [String: Any])?["interactive"] as? Bool) ?? false
+    }
+}
