@@ -33,7 +33,11 @@ public struct Reauthentication: Sendable {
     public func renewOrSignIn(_ id: String, interactive: Bool, presenter: any SignInPresenter) async throws -> Outcome {
         let stored = try account(id)
         let adapter = try adapter(stored.account.providerId)
-        if !(stored.account.lastError?.errorClass == .needsInteraction && interactive) {
+        // Nothing to renew with (a sign-in that never completed, a signed-out account): a
+        // person's sign-in at once, without a "renewal failed" first in its events.
+        let renewable = stored.credentials.refreshToken != nil
+            || ProviderCapabilities.renewsWithoutRefreshToken(adapter.profile, stored.credentials)
+        if !(stored.account.lastError?.errorClass == .needsInteraction && interactive), renewable || !interactive {
             do {
                 return .renewed(try await wiring.renewer(config).renew(id, with: adapter, force: true))
             } catch let f as AuthFailure where f.errorClass == .needsInteraction && interactive {

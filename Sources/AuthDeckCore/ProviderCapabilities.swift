@@ -34,7 +34,9 @@ public struct ProviderCapabilities: Equatable, Sendable {
             return ProviderCapabilities(flows: [.browser, .password, .client], producesTokens: true, producesCookies: false,
                                         silentRenewal: true, serverRevocation: true, keepsRegistration: true)
         case .oidc:
-            return ProviderCapabilities(flows: [.device, .browser, .client, .password], producesTokens: true,
+            // Without client_id the client is registered at the issuer for a person's sign-in:
+            // there is no client of its own to sign in as (`--client`).
+            return ProviderCapabilities(flows: profile.clientId == nil ? [.device, .browser, .password] : [.device, .browser, .client, .password], producesTokens: true,
                                         producesCookies: false, silentRenewal: true, serverRevocation: true)
         }
     }

@@ -86,6 +86,12 @@ public struct TokenEndpoint: Sendable {
             return AuthFailure(.needsInteraction, code: "http \(status)",
                                remedy: "\(host) rejected the refresh token (HTTP \(status) with \(what)); sign in again")
         }
+        // glewlwyd answers a wrong password with an empty 403: the person's credentials, not
+        // the endpoints (it read "check the provider's endpoints", exit 1).
+        if grant == .password, status == 400 || status == 403 {
+            return AuthFailure(.needsInteraction, code: "invalid_grant",
+                               remedy: "\(host) did not accept the username or password (HTTP \(status) with \(what)); check them and sign in again")
+        }
         return AuthFailure(.misconfigured, code: "http \(status)",
                            remedy: "\(host) answered HTTP \(status) with \(what); check the provider's endpoints")
     }

@@ -256,6 +256,9 @@ public enum DeckReducer {
             switch command {
             case .moveUp: state.modal = .addAccount(providers: providers, selected: max(0, selected - 1))
             case .moveDown: state.modal = .addAccount(providers: providers, selected: min(providers.count - 1, selected + 1))
+            // Home, End, PgUp and PgDn move here as the help says they do in lists.
+            case .first, .pageUp: state.modal = .addAccount(providers: providers, selected: 0)
+            case .last, .pageDown: state.modal = .addAccount(providers: providers, selected: providers.count - 1)
             case .choose:
                 state.modal = nil
                 let provider = providers[selected]

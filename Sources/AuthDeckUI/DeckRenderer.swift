@@ -260,7 +260,7 @@ public enum DeckRenderer {
         if !s.busy.isEmpty {
             text += " \(g.spinner[s.spinnerPhase % g.spinner.count]) \(s.busy.count) in progress"
         }
-        if let m = s.message { text += (text.isEmpty ? " " : " · ") + m }
+        if let m = s.message { text += (text.isEmpty ? " " : " · ") + prose(m, g) }
         b.put(TextFit.cut(text, b.width - 1), x: 0, y: l.statusY, role: .status)
     }
 
@@ -291,6 +291,7 @@ public enum DeckRenderer {
     /// - Parameter indent: how far a wrapped line's later parts are indented (a list's items).
     static func box(_ b: inout ScreenBuffer, title: String, lines: [(String, Role)], footer: [(String, Role)] = [], width: Int? = nil,
                     unbroken: Int? = nil, indent: Int = 0, _ g: Glyphs) {
+        let lines = lines.map { (prose($0.0, g), $0.1) }, footer = footer.map { (prose($0.0, g), $0.1) }
         let widest = (lines + footer).map { CharacterWidth.of($0.0) }.max() ?? 0
         let inner = width ?? min(b.width - 6, max(CharacterWidth.of(title) + 4, widest + 2))
         var bare = Set<Int>()
@@ -362,6 +363,15 @@ public enum DeckRenderer {
 
     /// How many of `helpLines` the window shows at once (the rest page).
     public static func helpRows(_ s: DeckState) -> Int { max(1, s.height - 2 - 2 - 2) }
+
+    /// Prose as the glyph set spells it: with ASCII glyphs an ellipsis that ends a word
+    /// ("Waiting…") is written "...", so only a cut value ends with the one-cell `>`.
+    static func prose(_ text: String, _ g: Glyphs) -> String {
+        guard g.ascii, text.contains("…") else { return text }
+        var out = text.replacing("… ", with: "... ")
+        if out.hasSuffix("…") { out = String(out.dropLast()) + "..." }
+        return out
+    }
 
     /// Whom a sign-in window is for: "to PROVIDER" for a new account, else the account's name
     /// (a person with two windows' worth of accounts must know which one the code signs in).

@@ -31,6 +31,17 @@ import Glibc
 
     func run(_ args: String...) throws -> BinaryRunner.Result { try runner.run(args) }
 
+    /// `events --account` with a word that names no account and no event is a typo (exit 2),
+    /// not an empty history; a signed-out account's full id still shows its events.
+    @Test func eventsForANameThatMatchesNothingIsAnError() throws {
+        let typo = try run("events", "--account", "nosuch")
+        #expect(typo.status == 2 && typo.stderr.contains("no account and no event matches \"nosuch\""), "\(typo.stderr)")
+        let id = try #require(fixture.accounts.first?.account.id)
+        #expect(try run("logout", id, "--local").status == 0)
+        let gone = try run("events", "--account", id)
+        #expect(gone.status == 0 && gone.stdout.contains("signed out"), "\(gone.stdout) \(gone.stderr)")
+    }
+
     /// An account that holds no refresh token is named once, and the command once: it read
     /// "oidc/573b50cf: oidc/573b50cf holds no refresh token; …" (issue 31, item 15). Its
     /// event reads as a sentence, not `needsInteraction no_refresh_token: …`.

@@ -117,7 +117,9 @@ import Glibc
         // What a script needs beside the paths: the OAM secret's variable, the users, how to
         // approve a device code (issue 31, item 8).
         let lines = r.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.contains("env AUTHDECK_DEMO_OAM_SECRET=oam-secret"), "\(r.stdout)")
+        // One line a shell can run: every variable the commands need.
+        let export = try #require(lines.first { $0.hasPrefix("export ") }, "\(r.stdout)")
+        #expect(export.contains("AUTHDECK_STORE=\(store)") && export.hasSuffix("AUTHDECK_DEMO_OAM_SECRET=oam-secret"), "\(export)")
         #expect(lines.contains { $0.hasPrefix("users ") && $0.contains("hanako@contoso.com:hanako-pass-123") })
         let url = try #require(lines.first { $0.hasPrefix("emulator ") }?.split(separator: " ").dropFirst().first.map(String.init))
         // The admin API names a body that is not JSON instead of reading it as {}.

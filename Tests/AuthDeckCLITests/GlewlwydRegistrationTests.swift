@@ -63,6 +63,11 @@ struct GlewlwydRegistrationTests {
         #expect(providers.contains("gl: registered dynamically at \(server.issuer) on ") && providers.contains(clientId), "\(providers)")
         let json = try #require(JSONSerialization.jsonObject(with: Data(try run("providers", "--json").stdout.utf8)) as? [[String: Any]])
         #expect(json.first?["client"] as? String == "dynamic")
+        // A registered client is for a person's sign-in: no client flow is offered.
+        #expect(json.first?["flows"] as? [String] == ["device", "browser", "password"], "\(json)")
+        // A wrong password is the person's mistake, said so (exit 3), not the endpoints'.
+        let wrong = try run("login", "gl", "--password", "--username", GlewlwydServer.user, env: ["AUTHDECK_PASSWORD": "wrong-pass"])
+        #expect(wrong.status == 3 && wrong.stderr.contains("did not accept the username or password"), "\(wrong.stderr)")
 
         // Its secrets are sealed: neither the client secret nor the registration access token
         // is in the store's bytes in clear. (The client id is a public name: the id_token's

@@ -73,7 +73,12 @@ import AuthDeckOAuth
         #expect(await failure(400, #"{"error":"temporarily_unavailable"}"#)?.errorClass == .transient)
         // glewlwyd's answer to a reused one-use refresh token: 400 with an empty body.
         #expect(await failure(400, "")?.errorClass == .needsInteraction)
-        #expect(await failure(400, "", grant: .password)?.errorClass == .misconfigured)
+        // glewlwyd's answer to a wrong password: 403 with an empty body — the person's
+        // credentials, not the endpoints (the new-user trial read "check the provider's endpoints").
+        let refusedPassword = await failure(403, "", grant: .password)
+        #expect(refusedPassword?.errorClass == .needsInteraction)
+        #expect(refusedPassword?.remedy == "idp.test did not accept the username or password (HTTP 403 with an empty body); check them and sign in again")
+        #expect(await failure(401, "", grant: .password)?.errorClass == .misconfigured, "an empty 401 may be the client's own credentials")
         // Issue 31, item 21: a wrong password read as a spent refresh token.
         let wrongPassword = await failure(400, #"{"error":"invalid_grant"}"#, grant: .password)
         #expect(wrongPassword?.remedy == "the username or password was not accepted; check them and sign in again")

@@ -87,4 +87,25 @@ struct SignInWindowTests {
         s.providers = DeckSnapshot.tally(s.rows, providers: s.providers)
         #expect(DeckRenderer.render(s).text.contains("OIDC·dyn"))
     }
+
+    /// The add-account picker moves with End and PgDn as lists do (the new-user trial chose
+    /// the first provider after End, Enter).
+    @Test func theAddAccountPickerMovesWithEndAndHome() {
+        var s = DeckTestState.make(width: 120, height: 40)
+        s.modal = .addAccount(providers: ["work", "sp", "gl"], selected: 0)
+        _ = press(&s, .end)
+        #expect(s.modal == .addAccount(providers: ["work", "sp", "gl"], selected: 2))
+        _ = press(&s, .home)
+        #expect(s.modal == .addAccount(providers: ["work", "sp", "gl"], selected: 0))
+        _ = press(&s, .pageDown)
+        #expect(press(&s, .enter) == [.signIn(provider: "gl")])
+    }
+
+    /// With ASCII glyphs the window's prose reads "Waiting..." (it read "Waiting>").
+    @Test func asciiProseSpellsItsEllipsis() {
+        var s = DeckTestState.make(width: 80, height: 24)
+        s.modal = .browser(id: "new:gl", url: "https://idp.example/authorize")
+        let text = DeckRenderer.render(s, glyphs: .plain).text
+        #expect(text.contains("Waiting for the sign-in... o opens it again"), "\(text)")
+    }
 }

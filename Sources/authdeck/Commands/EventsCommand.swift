@@ -45,6 +45,11 @@ struct EventsCommand: AsyncParsableCommand {
         }
         let from = since.flatMap(TimeSpan.init(parsing:)).map { context.clock.now() - $0 }
         let events = try store.events(since: from, accountId: accountId, limit: limit)
+        // A filter that names no account and no event is a typo, not an empty history.
+        if let account, events.isEmpty, try !store.accountRows(includeQuarantined: true).contains(where: { $0.id == accountId }),
+           try store.events(since: nil, accountId: accountId, limit: 1).isEmpty {
+            throw CLIError.usage("no account and no event matches \"\(TerminalText.inert(account))\" (`authdeck accounts` lists accounts; events keep the full id of a signed-out one)")
+        }
         if json {
             return try Output.json(events.map {
                 EventJSON(id: $0.id, at: $0.at.iso8601, kind: $0.kind.rawValue, account: $0.accountId,
