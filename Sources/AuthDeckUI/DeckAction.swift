@@ -15,6 +15,8 @@ public enum DeckAction: Equatable, Sendable {
     case pruned(count: Int)
     case restored(count: Int)
     case loggedOut(id: String, failure: String?)
+    /// `id` was made its provider's default (or the store refused: `failure`).
+    case defaultSet(id: String, failure: String?)
     case failed(String)
     case click(x: Int, y: Int)
     case resize(width: Int, height: Int)
@@ -43,6 +45,8 @@ public enum DeckEffect: Equatable, Sendable {
     case prune(ids: [String])
     case undoPrune
     case logout(id: String, clearRegistration: Bool)
+    /// Make `id` its provider's default account (`authdeck use`).
+    case makeDefault(id: String)
     case signIn(provider: String)
     case cancelSignIn(id: String)
     case openURL(String)

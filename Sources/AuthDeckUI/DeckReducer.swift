@@ -98,6 +98,11 @@ public enum DeckReducer {
         case .restored(let n):
             state.message = n == 0 ? "The quarantine is empty." : "Restored \(n) account\(n == 1 ? "" : "s")."
             return [.reload]
+        case let .defaultSet(id, failure):
+            let name = state.accountName(id)
+            let provider = state.rows.first { $0.id == id }?.providerId ?? ""
+            state.message = failure.map { "\(name): \($0)" } ?? "\(name) is now the default of \(provider): `\(provider)` stands for it."
+            return [.reload]
         case let .loggedOut(id, failure):
             state.busy.removeValue(forKey: id)
             let name = state.accountName(id)
@@ -193,6 +198,13 @@ public enum DeckReducer {
             }
             if items.isEmpty { state.message = "Nothing to prune." } else { state.modal = .prune(items) }
         case .undoPrune: return [.undoPrune]
+        case .makeDefault:
+            guard let row = state.selectedRow else { return [] }
+            if row.isDefault {
+                state.message = "\(state.accountName(row.id)) is already the default of \(row.providerId)."
+                return []
+            }
+            return [.makeDefault(id: row.id)]
         case .logout:
             if let row = state.selectedRow {
                 state.modal = .confirmLogout(id: row.id, username: state.accountName(row.id), offersClearRegistration: row.keepsRegistration)

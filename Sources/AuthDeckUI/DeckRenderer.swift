@@ -158,11 +158,14 @@ public enum DeckRenderer {
         // "never" while the state was cut), the display name is squeezed last.
         return TableColumns([
             need("PROVIDER", widest(\.providerId), cap: 20, 3), need("NAME", widest(\.displayName), cap: 32, 5),
-            need("USER", widest(\.username), cap: 40, 2), need("REALM", widest(\.realm), cap: 40, optional: true, 5),
+            need("USER", widest { userText($0) }, cap: 40, 2), need("REALM", widest(\.realm), cap: 40, optional: true, 5),
             need("STATE", widest { stateText($0, s, g).0 }, 0), need("EXPIRES", widest { expiryText($0, s.now) }, 1),
             need("LAST USED", widest { ExpiryText.ago($0.lastUsed, now: s.now) }, optional: true, 4),
         ], width: width)
     }
+
+    /// A row's USER cell: the username, and ` *` for its provider's default account.
+    static func userText(_ row: DeckRow) -> String { row.isDefault ? row.username + " *" : row.username }
 
     /// A row's STATE cell and its role: the spinner and what is under way, else the state.
     static func stateText(_ row: DeckRow, _ s: DeckState, _ g: Glyphs) -> (String, Role) {
@@ -205,7 +208,7 @@ public enum DeckRenderer {
                 switch col.key {
                 case "PROVIDER": (text, role) = (row.providerId, .normal)
                 case "NAME": (text, role) = (row.displayName, .normal)
-                case "USER": (text, role) = (row.username, .normal)
+                case "USER": (text, role) = (userText(row), .normal)
                 case "REALM": (text, role) = (row.realm, .dim)
                 case "STATE": (text, role) = stateText(row, s, g)
                 case "EXPIRES": (text, role) = (expiryText(row, s.now), expiryRole(row, s.now))

@@ -8,6 +8,8 @@ public struct DeckRow: Equatable, Sendable {
     public var providerKind: ProviderKind?
     /// Its provider keeps a registration at sign-out (`ProviderCapabilities.keepsRegistration`).
     public var keepsRegistration = false
+    /// Its provider's default account (`authdeck use`): the USER cell ends with ` *`.
+    public var isDefault = false
     public var displayName: String
     public var username: String
     public var realm: String

@@ -4,7 +4,7 @@ extension Keymap {
     public enum Command: Hashable, Sendable, CaseIterable {
         // The deck (and, for moving and quitting, the windows).
         case moveUp, moveDown, pageUp, pageDown, first, last
-        case switchPane, renew, renewAll, filter, sort, prune, undoPrune, add, logout, nextTheme, help, quit
+        case switchPane, renew, renewAll, filter, sort, prune, undoPrune, add, logout, makeDefault, nextTheme, help, quit
         // The windows.
         /// Do what the window asks (prune, sign out).
         case confirm

@@ -170,6 +170,19 @@ final class DeckRuntime: @unchecked Sendable {
             }
         case let .logout(id, clear):
             start(id, "sign-out") { await self.logout(id, clearRegistration: clear) }
+        case .makeDefault(let id):
+            let store = self.store
+            start("default:" + id, "default") { [inbox] in
+                do {
+                    guard let row = try store.accountRows(includeQuarantined: false).first(where: { $0.id == id }) else {
+                        return inbox.post(.defaultSet(id: id, failure: "the account is gone"))
+                    }
+                    try store.setDefaultAccount(id, provider: row.providerId)
+                    inbox.post(.defaultSet(id: id, failure: nil))
+                } catch {
+                    inbox.post(.defaultSet(id: id, failure: "\(error)"))
+                }
+            }
         case .signIn(let provider):
             start("new:" + provider, "sign-in") { await self.add(provider) }
         case .cancelSignIn(let id):
@@ -337,6 +350,9 @@ final class DeckRuntime: @unchecked Sendable {
         for i in providers.indices where providers[i].kind == .oidc && config.provider(providers[i].id)?.clientId == nil {
             providers[i].dynamicClient = (try? store.providerSecret("registration.client_id", provider: providers[i].id)) != nil
         }
+        // Each provider's default account (`authdeck use`), marked on its row.
+        let defaults = Set(((try? store.defaultAccounts(providers: config.providers.map(\.id))) ?? [:]).values)
+        if !defaults.isEmpty { for i in rows.indices where defaults.contains(rows[i].id) { rows[i].isDefault = true } }
         return (rows, providers)
     }
 }

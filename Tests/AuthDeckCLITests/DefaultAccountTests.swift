@@ -45,4 +45,22 @@ import AuthDeckTestSupport
         #expect(try runner.run(["use", "taro@contoso.com"]).status == 0)
         #expect(try runner.run(["use", "--clear", "work"]).stdout.contains("work has no default account now"))
     }
+
+    /// The deck marks the default (`*` after the username) and sets it with `*`.
+    @Test func theDeckMarksAndSetsTheDefault() throws {
+        let binary = runner.executable
+        let s = try TmuxSession(environment: runner.environment.merging(["TERM": "xterm-256color"]) { $1 }, command: "\(binary); echo EXIT=$?")
+        try s.waitFor(text: "jiro@contoso.com")
+        try s.send("/")
+        try s.send(literal: "jiro")
+        try s.send("Enter")
+        try s.waitFor("jiro's row alone") { $0.contains("jiro@contoso.com") && !$0.contains("taro@contoso.com") }
+        try s.send("*")
+        try s.waitFor(text: "is now the default of work")
+        try s.waitFor(text: "jiro@contoso.com *")
+        try s.send("q")
+        try s.waitFor(text: "EXIT=0")
+        let token = try runner.run(["token", "work"]), jiros = try runner.run(["token", "jiro@contoso.com"])
+        #expect(token.status == 0 && token.stdout == jiros.stdout)
+    }
 }
