@@ -4,7 +4,7 @@ import AuthDeckCore
 
 /// Reads and validates one `[[credential]]` table (`url`, `account`, `scopes`, `username`).
 enum CredentialReader {
-    static let keys = ["url", "account", "scopes", "username"]
+    static let keys = ["url", "account", "scopes", "username", "registry", "ca_file"]
 
     static func read(_ table: TOMLTable, index: Int, path: String) throws -> CredentialRoute {
         let r = TableReader(table: table, path: path, location: "credential #\(index + 1)")
@@ -23,6 +23,9 @@ enum CredentialReader {
         if let bad = scopes.first(where: { $0.isEmpty || $0.contains(" ") }) {
             throw r.fail("\"scopes\" items must be single scopes without spaces (found \"\(bad)\")")
         }
-        return CredentialRoute(url: url, account: account, scopes: scopes, username: try r.string("username"))
+        let registry = try r.string("registry")
+        if let registry, registry != "acr" { throw r.fail("\"registry\" must be \"acr\" (found \"\(registry)\")") }
+        return CredentialRoute(url: url, account: account, scopes: scopes, username: try r.string("username"), registry: registry,
+                               caFile: try r.string("ca_file"))
     }
 }

@@ -11,13 +11,30 @@ public struct CredentialRoute: Equatable, Sendable {
     public var scopes: [String]
     /// What git is told as the username (the account's username when nil).
     public var username: String?
+    /// `"acr"`: an Azure Container Registry, whose docker credential is a registry refresh
+    /// token exchanged for the account's token (the default for `*.azurecr.io`).
+    public var registry: String?
+    /// A CA file for the registry's TLS (a private registry), never a way to skip verification.
+    public var caFile: String?
 
-    public init(url: String, account: String, scopes: [String] = [], username: String? = nil) {
+    public init(url: String, account: String, scopes: [String] = [], username: String? = nil, registry: String? = nil, caFile: String? = nil) {
         self.url = Self.normalized(url)
         self.account = account
         self.scopes = scopes
         self.username = username
+        self.registry = registry
+        self.caFile = caFile
     }
+
+    /// `host[:port]` of the URL, as docker names a registry.
+    public var hostAndPort: String {
+        guard let schemeEnd = url.firstRange(of: "://") else { return url }
+        let rest = url[schemeEnd.upperBound...]
+        return String(rest.prefix { $0 != "/" })
+    }
+
+    /// Whether docker's credential for it is an ACR refresh token.
+    public var isACR: Bool { registry == "acr" || (registry == nil && hostAndPort.hasSuffix(".azurecr.io")) }
 
     /// `url` with scheme and host lowercased and no trailing slash.
     public static func normalized(_ url: String) -> String {

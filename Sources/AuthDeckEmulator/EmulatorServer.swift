@@ -30,6 +30,7 @@ public final class EmulatorServer: Sendable {
         let facebook = FacebookRoutes(state: state, base: base)
         let oam = OAMRoutes(state: state, base: base)
         let resources = ResourceRoutes(state: state)
+        let registry = RegistryRoutes(state: state)
         server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: port), timeout: 30, logger: .disabled)
         let route: @Sendable (EmulatorRequest) async -> EmulatorResponse = { r in
             if let x = await admin.handle(r) { return x }
@@ -38,6 +39,7 @@ public final class EmulatorServer: Sendable {
             if let x = await deviceLogin.handle(r) { return x }
             if let x = await sharePoint.handle(r) { return x }
             if let x = await resources.handle(r) { return x }
+            if let x = await registry.handle(r) { return x }
             if let x = await oam.handle(r) { return x }
             let parts = r.path.split(separator: "/", maxSplits: 1).map(String.init)
             if parts.count == 2, FacebookRoutes.isVersion(parts[0]) {

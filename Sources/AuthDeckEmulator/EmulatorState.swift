@@ -63,6 +63,27 @@ actor EmulatorState {
     /// A grant whether or not it has expired (Facebook answers "expired", not "unknown").
     func accessGrantAnyExpiry(_ token: String) -> Grant? { accessTokens[token] }
 
+    // MARK: A container registry (RegistryRoutes)
+
+    /// Registry refresh tokens (for a user) and access tokens issued with them.
+    var registryRefresh: [String: String] = [:]
+    var registryAccess: Set<String> = []
+
+    func issueRegistryRefresh(user: String) -> String {
+        let token = "acr-rt." + UUID().uuidString
+        registryRefresh[token] = user
+        return token
+    }
+
+    func issueRegistryAccess(refresh: String) -> String? {
+        guard registryRefresh[refresh] != nil else { return nil }
+        let token = "acr-at." + UUID().uuidString
+        registryAccess.insert(token)
+        return token
+    }
+
+    func registryAccessValid(_ token: String) -> Bool { registryAccess.contains(token) }
+
     /// `DELETE /me/permissions`: every token of the user for the app stops working.
     func revokeFacebook(user: String, app: String) {
         for (k, g) in accessTokens where g.user == user && g.clientId == app { accessTokens[k]?.revoked = true }

@@ -15,6 +15,10 @@ import AuthDeckPlatform
 enum FrontMain {
     static func main() {
         let arguments = CommandLine.arguments
+        // Run as `docker-credential-authdeck` (a link docker finds on PATH): docker's helper.
+        if arguments.first.map({ $0.split(separator: "/").last == "docker-credential-authdeck" }) == true {
+            FullBinary.exec(["authdeck", "docker-credential"] + arguments.dropFirst())
+        }
         if arguments.count == 3, arguments[1] == "token", !arguments[2].hasPrefix("-") {
             CrashHygiene.install()  // before any secret is in memory
             if let token = CachedTokenReader(environment: environment()).token(for: arguments[2]) {

@@ -38,7 +38,7 @@ import AuthDeckTestSupport
         let built = URL(fileURLWithPath: BinaryRunner(product: "authdeck", environment: [:]).executable).deletingLastPathComponent().path
         let r = try shell("scripts/install --prefix '\(prefix)' --from '\(built)'")
         try #require(r.status == 0, "\(r.out)")
-        for file in ["bin/authdeck", "libexec/authdeck/authdeck-full", "libexec/authdeck/authdeck-idp", "share/man/man1/authdeck.1",
+        for file in ["bin/authdeck", "bin/docker-credential-authdeck", "libexec/authdeck/authdeck-full", "libexec/authdeck/authdeck-idp", "share/man/man1/authdeck.1",
                      "share/bash-completion/completions/authdeck", "share/zsh/site-functions/_authdeck",
                      "share/fish/vendor_completions.d/authdeck.fish"] + ["default", "high-contrast", "monochrome", "solarized-dark"].map({ "share/authdeck/themes/\($0).toml" }) {
             #expect(FileManager.default.fileExists(atPath: "\(prefix)/\(file)"), "installed \(file)")

@@ -1,0 +1,40 @@
+import Foundation
+import AuthDeckCore
+import AuthDeckHTTP
+
+/// An Azure Container Registry's exchange: the account's Microsoft Entra token (for Azure
+/// Resource Manager) becomes a registry refresh token at `https://REGISTRY/oauth2/exchange`,
+/// what `az acr login` hands docker — so docker pulls with authdeck's sign-in and keeps none
+/// of its own.
+///
+/// Over https only, TLS verified (against the entry's `ca_file` for a private registry); the
+/// Entra token is redacted from any error.
+public struct RegistryExchange: Sendable {
+    let http: any HTTPClient
+
+    public init(environment: [String: String]) {
+        http = CurlHTTPClient(userAgent: "authdeck/\(AuthDeckCore.version)", environment: environment)
+    }
+
+    /// The registry refresh token for `registry` (`host[:port]`).
+    public func refreshToken(registry: String, token: AccessToken, caFile: String?) async throws -> Secret {
+        let url = "https://\(registry)/oauth2/exchange"
+        var request = HTTPRequest.form(url, [("grant_type", "access_token"), ("service", registry), ("access_token", token.value.exposedValue)],
+                                       headers: [HTTPHeader("Accept", "application/json")])
+        request.tls.caFile = caFile
+        let response: HTTPResponse
+        do {
+            response = try await http.send(request)
+        } catch let error as HTTPError {
+            throw AuthFailure(error.isTransient ? .transient : .misconfigured, code: "http", remedy: "\(error); nothing was changed")
+        }
+        guard response.status == 200, let json = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any],
+              let refresh = json["refresh_token"] as? String, !refresh.isEmpty else {
+            let cls: ErrorClass = response.status == 429 || response.status >= 500 ? .transient : .misconfigured
+            throw AuthFailure(cls, code: "http \(response.status)",
+                              remedy: "\(registry) refused the token exchange (HTTP \(response.status)); the [[credential]] entry's account "
+                                  + "needs a token for https://management.azure.com (scopes = [\"https://management.azure.com/.default\"])")
+        }
+        return Secret(refresh)
+    }
+}

@@ -1,0 +1,62 @@
+import ArgumentParser
+import Foundation
+import AuthDeckCore
+import AuthDeckApp
+
+/// `authdeck docker-credential get|store|erase|list` — and `docker-credential-authdeck`, the
+/// name docker runs (the front passes it on): Docker's credential-helper protocol over the
+/// `[[credential]]` entries whose URL is a registry.
+///
+/// `get` reads the registry (`host[:port]`) on stdin and answers `{"ServerURL","Username",
+/// "Secret"}`: for an Azure Container Registry the account's token exchanged for a registry
+/// refresh token (user `00000000-0000-0000-0000-000000000000`, as `az acr login`), else the
+/// token itself. A registry no entry covers: "credentials not found in native keychain", exit
+/// 1, the words docker expects. `store` and `erase` change nothing; `list` names the entries.
+struct DockerCredentialCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "docker-credential", abstract: "docker's credential helper: registry credentials from [[credential]] routes.")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "get, store, erase or list (docker passes it).") var operation: String
+
+    func run() async throws {
+        let input = String(decoding: FileHandle.standardInput.readDataToEndOfFile().prefix(64 << 10), as: UTF8.self)
+        let context = DeckContext(global)
+        switch operation {
+        case "store", "erase": return
+        case "list":
+            let routes = try context.loadConfig().credentials
+            let list = Dictionary(routes.map { ($0.hostAndPort, $0.isACR ? RegistryRoutesUser.acr : ($0.username ?? $0.account)) }) { a, _ in a }
+            return Output.raw(String(decoding: try JSONSerialization.data(withJSONObject: list, options: [.sortedKeys]), as: UTF8.self) + "\n")
+        case "get": break
+        default: throw CLIError.usage("docker-credential takes get, store, erase or list (found \"\(TerminalText.inert(operation))\")")
+        }
+        let server = input.trimmingCharacters(in: .whitespacesAndNewlines)
+        let host = CredentialRoute(url: server.contains("://") ? server : "https://" + server, account: "").hostAndPort
+        let config = try context.loadConfig()
+        guard let route = config.credentials.filter({ $0.hostAndPort == host }).max(by: { $0.url.count < $1.url.count }) else {
+            // What docker's helpers say when they hold nothing for the registry.
+            Output.raw("credentials not found in native keychain\n")
+            throw ExitCode(1)
+        }
+        let (token, username) = try await RoutedToken(context: context, config: config).token(for: route)
+        var answer: [String: String] = ["ServerURL": server]
+        if route.isACR {
+            do {
+                answer["Secret"] = try await RegistryExchange(environment: context.environment)
+                    .refreshToken(registry: host, token: token, caFile: route.caFile).exposedValue
+            } catch let failure as AuthFailure {
+                throw CLIError.from(failure, account: route.account)
+            }
+            answer["Username"] = RegistryRoutesUser.acr
+        } else {
+            (answer["Username"], answer["Secret"]) = (username, token.value.exposedValue)
+        }
+        Output.raw(String(decoding: try JSONSerialization.data(withJSONObject: answer, options: [.sortedKeys, .withoutEscapingSlashes]), as: UTF8.self) + "\n")
+    }
+}
+
+/// The user name an ACR refresh token goes with, as `az acr login` hands it to docker.
+enum RegistryRoutesUser {
+    static let acr = "00000000-0000-0000-0000-000000000000"
+}

@@ -1,0 +1,83 @@
+import Testing
+import Foundation
+import AuthDeckTestSupport
+
+/// The real docker CLI (no daemon: `docker manifest inspect` talks to the registry itself) with
+/// `credHelpers` naming authdeck, against the emulator's Azure Container Registry behind a TLS
+/// front (issue 28): docker runs `docker-credential-authdeck`, which exchanges the account's
+/// Entra token for a registry refresh token; a token for another audience is refused.
+/// Where the docker CLI is (the image has it in /usr/local/bin).
+enum DockerCLI {
+    static var path: String? { ["/usr/local/bin/docker", "/usr/bin/docker"].first { FileManager.default.isExecutableFile(atPath: $0) } }
+}
+
+@Suite(.serialized, .enabled(if: DockerCLI.path != nil, "SKIPPED: the docker CLI is missing"))
+struct DockerCredentialTests {
+    let home = TempDirectory("authdeck-docker")
+    let idp: EmulatorProcess
+    let front: LiveProcess
+    let port: Int
+    let runner: BinaryRunner
+
+    init() throws {
+        idp = try EmulatorProcess()
+        let cert = home.file("registry.pem"), key = home.file("registry.key")
+        let openssl = try BinaryRunner(executable: "/usr/bin/openssl", environment: ["PATH": "/usr/bin:/bin"]).run(
+            ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1",
+             "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"])
+        try #require(openssl.status == 0, "\(openssl.stderr)")
+        let free = FreePort.pick()
+        let harness = URL(fileURLWithPath: GlewlwydServer.harness).deletingLastPathComponent().appendingPathComponent("tls-proxy").path
+        front = try LiveProcess(harness, [String(free), idp.url, cert, key, "none"], environment: ["PATH": "/usr/bin:/bin"])
+        _ = try front.waitFor("the registry's TLS front") { $0.contains("ready") ? true : nil }
+        port = Int(free)
+        // docker finds the helper on PATH by its name: a link to the front, as scripts/install makes.
+        let bin = home.file("bin")
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        let authdeck = BinaryRunner(product: "authdeck", environment: [:]).executable
+        try FileManager.default.createSymbolicLink(atPath: bin + "/docker-credential-authdeck", withDestinationPath: authdeck)
+        runner = BinaryRunner.authdeck(home: home, ["PATH": "\(bin):/usr/bin:/bin", "DOCKER_CONFIG": home.file("docker")])
+        try FileManager.default.createDirectory(atPath: home.file("docker"), withIntermediateDirectories: true)
+        try #"{"credHelpers": {"127.0.0.1:\#(port)": "authdeck"}}"#.write(toFile: home.file("docker/config.json"), atomically: true, encoding: .utf8)
+        try home.writeConfig(idp.workAndIntranetTOML())
+        let login = try runner.run(["login", "work", "--password", "--username", "taro@contoso.com"], env: ["AUTHDECK_PASSWORD": "taro-pass-123"])
+        try #require(login.status == 0, "\(login.stderr)")
+    }
+
+    func config(scope: String) throws {
+        try home.writeConfig(idp.workAndIntranetTOML() + """
+            [[credential]]
+            url = "https://127.0.0.1:\(port)"
+            account = "work"
+            scopes = ["\(scope)"]
+            registry = "acr"
+            ca_file = "\(home.file("registry.pem"))"
+
+            """)
+    }
+
+    func docker(_ args: String...) throws -> BinaryRunner.Result {
+        try BinaryRunner(executable: DockerCLI.path!, environment: runner.environment).run(args, timeout: 60)
+    }
+
+    @Test func dockerInspectsAnImageWithTheExchangedToken() throws {
+        try config(scope: "https://management.azure.com/.default")
+        let r = try docker("manifest", "inspect", "--insecure", "127.0.0.1:\(port)/app:latest")
+        #expect(r.status == 0 && r.stdout.contains("application/vnd.docker.distribution.manifest.v2+json"), "\(r.stdout) \(r.stderr)")
+        // The helper's own answer: the ACR user and a registry refresh token, never the Entra token.
+        let get = try runner.run(["docker-credential", "get"], stdin: "127.0.0.1:\(port)\n")
+        #expect(get.status == 0 && get.stdout.contains(#""Username":"00000000-0000-0000-0000-000000000000""#) && get.stdout.contains("acr-rt."),
+                "\(get.stdout) \(get.stderr)")
+        let other = try runner.run(["docker-credential", "get"], stdin: "registry.example\n")
+        #expect(other.status == 1 && other.stdout.contains("credentials not found in native keychain"))
+        #expect(try runner.run(["docker-credential", "list"]).stdout.contains("127.0.0.1:\(port)"))
+    }
+
+    @Test func aTokenForAnotherAudienceIsRefusedByTheRegistry() throws {
+        try config(scope: "https://graph.microsoft.com/.default")
+        let get = try runner.run(["docker-credential", "get"], stdin: "127.0.0.1:\(port)\n")
+        #expect(get.status != 0 && get.stderr.contains("refused the token exchange"), "\(get.stdout) \(get.stderr)")
+        let r = try docker("manifest", "inspect", "--insecure", "127.0.0.1:\(port)/app:latest")
+        #expect(r.status != 0, "\(r.stdout)")
+    }
+}
