@@ -15,12 +15,15 @@ public enum DeckSnapshot {
         // Entries come grouped by provider: its profile is looked up once per run of them.
         var profileId: String?
         var profile: ProviderProfile?
+        var keepsRegistration = false
         let entries = assessment.entries
         for index in entries.indices {
             let providerId = entries[index].stored.account.providerId
             if providerId != profileId {
                 profileId = providerId
                 profile = profiles[providerId]
+                // Once per provider run, not per row (it builds the capabilities' arrays).
+                keepsRegistration = profile.map { ProviderCapabilities.of($0).keepsRegistration } ?? false
             }
             let state = entries[index].state, expiry = entries[index].expiry
             let renewable = state.renewable ?? false
@@ -33,7 +36,7 @@ public enum DeckSnapshot {
                                 realm: entries[index].stored.account.realm ?? "", state: state, expiry: expiry,
                                 neverExpires: state.isUsable && entries[index].usableUntil == nil,
                                 lastUsed: entries[index].stored.account.lastUsedAt, renewable: renewable, detail: detail))
-            rows[rows.count - 1].keepsRegistration = profile.map { ProviderCapabilities.of($0).keepsRegistration } ?? false
+            rows[rows.count - 1].keepsRegistration = keepsRegistration
             if profile != nil, renewable, let until = expiry, until > now {
                 // Inside the clock-skew margin: not usable by our clock, still taken by the
                 // provider's — due now, or it lapses while the open deck watches (a

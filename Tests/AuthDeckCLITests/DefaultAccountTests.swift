@@ -63,4 +63,14 @@ import AuthDeckTestSupport
         let token = try runner.run(["token", "work"]), jiros = try runner.run(["token", "jiro@contoso.com"])
         #expect(token.status == 0 && token.stdout == jiros.stdout)
     }
+
+    /// Pruning the default clears it and says so.
+    @Test func pruningTheDefaultClearsIt() throws {
+        #expect(try runner.run(["use", "jiro@contoso.com"]).status == 0)
+        // The work provider leaves the config: its accounts are stale ("provider removed").
+        try home.writeConfig("[[provider]]\nid = \"gl\"\nkind = \"oidc\"\nclient_id = \"x\"\nendpoints = { issuer = \"https://idp.example\" }\n")
+        let pruned = try runner.run(["prune", "--yes"])
+        #expect(pruned.status == 0 && pruned.stderr.contains("was work's default account; work has none now"), "\(pruned.stdout) \(pruned.stderr)")
+        #expect(try runner.run(["use"]).stdout.contains("No default accounts"))
+    }
 }

@@ -88,10 +88,12 @@ struct PruneCommand: AsyncParsableCommand {
     /// What was moved, kept and purged; with `--yes` the moved accounts are listed (nothing was shown before).
     func report(_ outcome: PruneOutcome, store: DeckStore) throws {
         for sentence in outcome.kept { Output.note(sentence) }
-        // A pruned default no longer stands for its provider: cleared, and said.
-        for candidate in outcome.quarantined where try store.defaultAccount(provider: candidate.account.providerId) == candidate.account.id {
-            try store.setDefaultAccount(nil, provider: candidate.account.providerId)
-            Output.note("\(candidate.account.id) was \(candidate.account.providerId)'s default account; \(candidate.account.providerId) has none now")
+        // A pruned default no longer stands for its provider: cleared, and said. The defaults
+        // are read once per provider, not once per pruned account (100,000 reads took 6 s).
+        let defaults = try store.defaultAccounts(providers: Array(Set(outcome.quarantined.map(\.account.providerId))))
+        for (provider, id) in defaults.sorted(by: { $0.key < $1.key }) where outcome.quarantined.contains(where: { $0.account.id == id }) {
+            try store.setDefaultAccount(nil, provider: provider)
+            Output.note("\(id) was \(provider)'s default account; \(provider) has none now")
         }
         let pruned = outcome.quarantined.map(Self.row)
         if json { return try Output.json(ResultJSON(dry_run: false, pruned: pruned, restored: [], purged: outcome.purged.map(\.id))) }
