@@ -31,6 +31,15 @@ import Glibc
 
     func run(_ args: String...) throws -> BinaryRunner.Result { try runner.run(args) }
 
+    /// `providers` before the first sign-in with AUTHDECK_STORE already set (the new-user
+    /// trial): the providers are listed, the missing store is said, and nothing is created.
+    @Test func providersListsWithAStoreNotCreatedYet() throws {
+        let path = dir.file("later/authdeck.db")
+        let r = try runner.run(["providers"], env: ["AUTHDECK_STORE": path])
+        #expect(r.status == 0 && r.stdout.contains("work") && r.stderr.contains("no store at \(path) yet"), "\(r.stdout) \(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.file("later")))
+    }
+
     /// `events --account` with a word that names no account and no event is a typo (exit 2),
     /// not an empty history; a signed-out account's full id still shows its events.
     @Test func eventsForANameThatMatchesNothingIsAnError() throws {

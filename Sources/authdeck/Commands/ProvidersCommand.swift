@@ -44,7 +44,13 @@ struct ProvidersListCommand: AsyncParsableCommand {
     func run() async throws {
         let context = DeckContext(global)
         let config = try context.loadConfig()
-        let store = try context.openStoreIfPresent()
+        // The store only counts accounts here: one named but not created yet (AUTHDECK_STORE
+        // set before the first sign-in) is said, not an error — `providers` is what says what
+        // is missing before that sign-in. Nothing is created.
+        let store = context.storeExists ? try context.openStore() : nil
+        if store == nil, context.storeExplicit {
+            Output.note("authdeck: no store at \(TerminalText.inert(context.location.databasePath)) yet (nothing was created); accounts are counted once a sign-in creates it")
+        }
         let counts = Dictionary(try store?.accountRows(includeQuarantined: false).map { ($0.providerId, 1) } ?? [], uniquingKeysWith: +)
         let adapters = ProviderWiring.adapterContext(store: store, config: config, clock: context.clock, environment: context.environment)
         let rows = config.providers.map { p -> ProviderJSON in
