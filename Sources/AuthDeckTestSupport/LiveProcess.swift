@@ -83,3 +83,14 @@ final class OutputBuffer: @unchecked Sendable {
         return String(decoding: error ? err : out, as: UTF8.self)
     }
 }
+
+extension LiveProcess {
+    /// The port a test server announced on standard output as `ready port=N` (the harnesses
+    /// under Tests/harness say it so).
+    public func readyPort(_ what: String) throws -> Int {
+        try waitFor(what) { text -> Int? in
+            guard let r = text.range(of: "ready port=") else { return nil }
+            return Int(text[r.upperBound...].prefix { $0.isNumber })
+        }
+    }
+}

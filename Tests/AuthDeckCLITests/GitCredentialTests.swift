@@ -29,10 +29,7 @@ struct GitCredentialTests {
         let harness = URL(fileURLWithPath: GlewlwydServer.harness).deletingLastPathComponent().appendingPathComponent("git-http").path
         try FileManager.default.createDirectory(atPath: home.file("srv/repos"), withIntermediateDirectories: true)
         server = try LiveProcess(harness, [home.file("srv"), idp.url, Self.devops], environment: ["PATH": "/usr/bin:/bin"])
-        port = try server.waitFor("the git server") { text -> Int? in
-            guard let r = text.range(of: "ready port=") else { return nil }
-            return Int(text[r.upperBound...].prefix { $0.isNumber })
-        }
+        port = try server.readyPort("the git server")
         runner = BinaryRunner.authdeck(home: home)
         try home.writeConfig(idp.workAndIntranetTOML() + """
             [[credential]]
@@ -126,5 +123,21 @@ struct GitCredentialTests {
         let gone = try helper("get", "protocol=http\nhost=127.0.0.1:\(port)\npath=repos/demo.git\n\n")
         #expect(gone.status == 0 && gone.stdout.isEmpty, "\(gone.stdout)")
         #expect(gone.stderr.contains("config.toml: [[credential]] url \"http://127.0.0.1:\(port)/repos\": account: no account matches \"work\""), "\(gone.stderr)")
+    }
+
+    /// A username with a line break would add attributes of its own to git's answer
+    /// (`url=`, `password=`): nothing is answered, and the URL in the message is inert.
+    @Test func aLineBreakInTheUsernameAnswersNothing() throws {
+        try login()
+        try home.writeConfig(idp.workAndIntranetTOML() + """
+            [[credential]]
+            url = "http://127.0.0.1:\(port)/repos"
+            account = "work"
+            username = "taro\\nurl=https://evil.example"
+
+            """)
+        let r = try runner.run(["git-credential", "get"], stdin: "protocol=http\nhost=127.0.0.1:\(port)\npath=repos/demo.git\n\n")
+        #expect(r.status == 0 && r.stdout.isEmpty, "\(r.stdout)")
+        #expect(r.stderr.contains("holds a line break; nothing was given to git"), "\(r.stderr)")
     }
 }

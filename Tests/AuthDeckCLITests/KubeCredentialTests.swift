@@ -31,10 +31,7 @@ struct KubeCredentialTests {
         try #require(openssl.status == 0, "\(openssl.stderr)")
         let harness = URL(fileURLWithPath: GlewlwydServer.harness).deletingLastPathComponent().appendingPathComponent("kube-api").path
         api = try LiveProcess(harness, [cert, key, idp.url, Self.aks], environment: ["PATH": "/usr/bin:/bin"])
-        port = try api.waitFor("the API stub") { text -> Int? in
-            guard let r = text.range(of: "ready port=") else { return nil }
-            return Int(text[r.upperBound...].prefix { $0.isNumber })
-        }
+        port = try api.readyPort("the API stub")
         runner = BinaryRunner.authdeck(home: home)
         try home.writeConfig("clock_skew = \"0s\"\n" + idp.workAndIntranetTOML())
     }

@@ -33,21 +33,20 @@ struct EventsCommand: AsyncParsableCommand {
         let context = DeckContext(global)
         let store = try context.openStore()
         var accountId: String?
+        var unknown = false
         if let account {
             // Events outlive their accounts (logout, purge), so an unknown id is still a filter.
-            let all = try store.accountRows(includeQuarantined: true)
-            switch AccountMatcher.resolve(account, in: all) {
+            switch AccountMatcher.resolve(account, in: try store.accountRows(includeQuarantined: true)) {
             case .found(let a): accountId = a.id
             case .ambiguous(let list):
                 throw CLIError.usage("\"\(TerminalText.inert(account))\" matches \(list.count) accounts: \(list.map(\.id).joined(separator: ", "))")
-            case .notFound: accountId = account
+            case .notFound: (accountId, unknown) = (account, true)
             }
         }
         let from = since.flatMap(TimeSpan.init(parsing:)).map { context.clock.now() - $0 }
         let events = try store.events(since: from, accountId: accountId, limit: limit)
         // A filter that names no account and no event is a typo, not an empty history.
-        if let account, events.isEmpty, try !store.accountRows(includeQuarantined: true).contains(where: { $0.id == accountId }),
-           try store.events(since: nil, accountId: accountId, limit: 1).isEmpty {
+        if let account, unknown, events.isEmpty, try store.events(since: nil, accountId: accountId, limit: 1).isEmpty {
             throw CLIError.usage("no account and no event matches \"\(TerminalText.inert(account))\" (`authdeck accounts` lists accounts; events keep the full id of a signed-out one)")
         }
         if json {

@@ -30,12 +30,17 @@ struct GitCredentialCommand: AsyncParsableCommand {
         guard let route = CredentialRoute.route(for: url, in: config.credentials) else { return }
         do {
             let (token, username) = try await RoutedToken(context: context, config: config).token(for: route)
+            // git reads `key=value` lines: a username (a provider's claim, or config) holding a
+            // line break or NUL would add attributes of its own (`url=`, `password=`) to the answer.
+            guard !(username + token.value.exposedValue).contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\0" }) else {
+                return Output.error("git-credential for \(TerminalText.inert(url)): the username or token holds a line break; nothing was given to git")
+            }
             var answer = "username=\(username)\npassword=\(token.value.exposedValue)\n"
             if let expiry = token.expiresAt { answer += "password_expiry_utc=\(expiry.secondsSinceEpoch)\n" }
             Output.raw(answer)
         } catch let error as CLIError {
             // Nothing for git to use: it goes on to its next helper or its own prompt.
-            Output.error("git-credential for \(url): \(error.message)")
+            Output.error("git-credential for \(TerminalText.inert(url)): \(error.message)")
         }
     }
 }

@@ -55,15 +55,16 @@ struct ProvidersListCommand: AsyncParsableCommand {
         let adapters = ProviderWiring.adapterContext(store: store, config: config, clock: context.clock, environment: context.environment)
         let rows = config.providers.map { p -> ProviderJSON in
             let caps = ProviderCapabilities.of(p)
-            let adapter = try? ProviderRegistry.adapter(for: p, context: adapters, config: config.providers)
-            let registration = (adapter as? ClientRegistrationHolder).flatMap { try? $0.registrationSummary() }
+            // Built once: its failure is the provider's problem, its registration the client's.
+            let built = Result { try ProviderRegistry.adapter(for: p, context: adapters, config: config.providers) }
+            let registration = ((try? built.get()) as? ClientRegistrationHolder).flatMap { try? $0.registrationSummary() }
             let client = p.clientId != nil ? "configured" : registration != nil ? "dynamic" : p.kind == .oidc ? "unregistered" : "configured"
             return ProviderJSON(id: p.id, kind: p.kind.rawValue, client_id: p.clientId, scopes: p.scopes,
                                 flow: p.flow?.rawValue, flows: caps.flows.map(\.rawValue), silent_renewal: caps.silentRenewal,
                                 server_revocation: caps.serverRevocation,
                                 credentials: (caps.producesTokens ? ["tokens"] : []) + (caps.producesCookies ? ["cookies"] : []),
                                 accounts: counts[p.id] ?? 0,
-                                expected_realm: p.expectedRealm, problem: problem(p, config, adapters),
+                                expected_realm: p.expectedRealm, problem: Self.problem(built),
                                 client: client, registration: registration)
         }
         if json { return try Output.json(rows) }
@@ -85,15 +86,9 @@ struct ProvidersListCommand: AsyncParsableCommand {
     }
 
     /// The adapter's own check of its settings, as a sign-in would meet it first.
-    func problem(_ profile: ProviderProfile, _ config: DeckConfig, _ adapters: AdapterContext) -> String? {
-        do {
-            _ = try ProviderRegistry.adapter(for: profile, context: adapters, config: config.providers)
-            return nil
-        } catch let f as AuthFailure {
-            return f.remedy
-        } catch {
-            return "\(error)"
-        }
+    static func problem(_ built: Result<any ProviderAdapter, any Error>) -> String? {
+        guard case .failure(let error) = built else { return nil }
+        return (error as? AuthFailure)?.remedy ?? "\(error)"
     }
 }
 

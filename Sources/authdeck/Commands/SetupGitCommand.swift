@@ -32,11 +32,11 @@ struct SetupGitCommand: AsyncParsableCommand {
             if remove {
                 _ = try git(["config", "--global", "--unset-all", "credential.\(url).helper", Self.ours], okStatuses: [0, 5])
                 if hasPath { _ = try git(["config", "--global", "--unset-all", "credential.\(url).useHttpPath"], okStatuses: [0, 5]) }
-                Output.raw("git no longer asks authdeck for \(url)\n")
+                Output.raw("git no longer asks authdeck for \(TerminalText.inert(url))\n")
             } else {
                 _ = try git(["config", "--global", "--replace-all", "credential.\(url).helper", helper, Self.ours], okStatuses: [0])
                 if hasPath { _ = try git(["config", "--global", "credential.\(url).useHttpPath", "true"], okStatuses: [0]) }
-                Output.raw("git asks authdeck for \(url)\n")
+                Output.raw("git asks authdeck for \(TerminalText.inert(url))\n")
             }
         }
     }
