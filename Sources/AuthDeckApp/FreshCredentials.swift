@@ -17,7 +17,6 @@ public struct FreshCredentials: Sendable {
     /// The account, renewed when due, and a warning when its current credential stands in.
     /// Throws `TokenAccess.NeedsSignIn` or the provider's `AuthFailure` when nothing usable is left.
     public func run(_ stored: StoredAccount, scopes: [String]) async throws -> (stored: StoredAccount, warning: String?) {
-        let window = config.provider(stored.account.providerId)?.renewBefore ?? ProviderProfile.defaultRenewBefore
         let now = wiring.clock.now()
         if let error = stored.account.lastError, error.errorClass == .needsInteraction {
             // The provider already refused a renewal: no second try; a credential that still
@@ -28,8 +27,7 @@ public struct FreshCredentials: Sendable {
             return (stored, "\(stored.account.id) cannot renew (\(error.remedy)); using its current credential until it expires")
         }
         do {
-            let adapter = try wiring.adapter(forProvider: stored.account.providerId, config: config)
-            return (try await wiring.renewer(config).renew(stored.account.id, with: adapter, scopes: scopes, window: window), nil)
+            return (try await Renewal(wiring: wiring, config: config).renew(stored.account, need: .ahead(scopes: scopes)), nil)
         } catch let failure as AuthFailure {
             let usable = stored.credentials.usableAccessToken(for: scopes, at: now, skew: .seconds(0)) != nil
                 || stored.credentials.cookiesUsable(at: now, skew: .seconds(0))

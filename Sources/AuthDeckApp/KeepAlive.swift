@@ -3,8 +3,8 @@ import AuthDeckConfig
 import AuthDeckProviders
 
 /// Staying signed in without a person, pass after pass (`authdeck watch`): follows
-/// `KeepAlivePlan`, renews what is due (four at a time), backs off after passing failures
-/// (`RenewalBackoff`), and tells hooks once what a person must do.
+/// `KeepAlivePlan`, renews what is due through `Renewal` (four at a time, paced by one
+/// `RenewalPacing` for as long as `watch` runs), and tells hooks once what a person must do.
 public struct KeepAlive {
     let wiring: ProviderWiring
     /// Writes one line of the log (the time is already in front).
@@ -15,8 +15,8 @@ public struct KeepAlive {
     var toldNeedsSignIn: Set<String> = []
     /// `id@expiry` pairs whose `on_expiring` has run.
     var toldExpiring: Set<String> = []
-    /// Accounts whose last renewal failed for a passing reason: not before, and the failures so far.
-    var backoff: [String: (until: Instant, failures: Int)] = [:]
+    /// Back-off after failures and the bound on renewals at once, kept from pass to pass.
+    let pacing = RenewalPacing(parallel: 4)
 
     public init(wiring: ProviderWiring, log: @escaping @Sendable (String) -> Void, hooks: @escaping (DeckConfig) -> any HookSink) {
         self.wiring = wiring
@@ -44,15 +44,11 @@ public struct KeepAlive {
         for entry in assessment.entries where entry.state.isUsable { toldNeedsSignIn.remove(entry.stored.account.id) }
         let hooks = self.hooks(config)
         var next = plan.nextCheck
-        var due: [StoredAccount] = []
+        var due: [(account: Account, need: RenewalNeed)] = []
         for step in plan.steps {
             switch step {
             case .renew(let id):
-                if let wait = backoff[id], wait.until > assessment.now {
-                    next = min(next ?? wait.until, wait.until)
-                } else if let entry = byId[id] {
-                    due.append(entry.stored)
-                }
+                if let entry = byId[id] { due.append((entry.stored.account, .ahead(scopes: []))) }
             case let .needsSignIn(id, remedy):
                 guard let entry = byId[id] else { continue }
                 await tellNeedsSignIn(entry.stored.account, remedy: remedy, config: config, hooks: hooks)
@@ -65,30 +61,31 @@ public struct KeepAlive {
                 }
             }
         }
-        for (stored, result) in await renew(due, config: config) {
-            let id = stored.account.id
-            switch result {
-            case .success(let renewed):
-                backoff.removeValue(forKey: id)
+        for (account, attempt) in await Renewal(wiring: wiring, config: config, pacing: pacing).attemptAll(due) {
+            let id = account.id
+            switch attempt {
+            case .deferred(let until):
+                next = min(next ?? until, until)
+            case .renewed(let renewed):
                 let until = renewed.credentials.usableUntil(at: wiring.clock.now(), skew: .seconds(0))
                 log("renewed \(id)" + (until.map { " (valid until \($0.iso8601))" } ?? ""))
                 if let command = config.hooks.onRenewed {
-                    await hooks.run(command, event: "renewed", account: stored.account, expiresAt: until, message: nil)
+                    await hooks.run(command, event: "renewed", account: account, expiresAt: until, message: nil)
                 }
-                if let until, let before = profiles[stored.account.providerId]?.renewBefore {
-                    let again = until - skew - before
+                if let until, let before = profiles[account.providerId]?.renewBefore {
+                    // Not before the pacing allows: a token shorter than `renew_before` stays due.
+                    var again = until - skew - before
+                    if let paced = pacing.notBefore(id) { again = max(again, paced) }
                     next = min(next ?? again, again)
                 }
-            case .failure(let failure) where failure.errorClass == .needsInteraction:
-                await tellNeedsSignIn(stored.account, remedy: failure.remedy, config: config, hooks: hooks)
-            case .failure(let failure):
-                let failures = (backoff[id]?.failures ?? 0) + 1
-                let wait = RenewalBackoff.wait(afterFailures: failures)
-                let until = wiring.clock.now() + wait
-                backoff[id] = (until, failures)
-                next = min(next ?? until, until)
+            case .failed(let failure as AuthFailure, _) where failure.errorClass == .needsInteraction:
+                await tellNeedsSignIn(account, remedy: failure.remedy, config: config, hooks: hooks)
+            case .failed(let error, let retryAt):
+                let failure = error as? AuthFailure ?? AuthFailure(.misconfigured, code: "error", remedy: "\(error)")
+                next = min(next ?? retryAt, retryAt)
                 // Once a grant was spent (its result kept in a rescue file, or lost) something did change.
                 let unchanged = ["rescued", "lost"].contains(failure.code) ? "" : "; nothing was changed"
+                let wait = RenewalBackoff.wait(afterFailures: pacing.failures(id))
                 log("\(id) was not renewed (\(failure.description))\(unchanged), trying again in \(wait.seconds) s")
             }
         }
@@ -100,31 +97,6 @@ public struct KeepAlive {
         log("needs a sign-in: " + Remedy.signInAgain(TerminalText.inert(remedy), account: account))
         if let command = config.hooks.onNeedsSignIn {
             await hooks.run(command, event: "needs_sign_in", account: account, expiresAt: nil, message: remedy)
-        }
-    }
-
-    /// Renews the due accounts, four at a time, each so that it outlives its `renew_before`.
-    func renew(_ due: [StoredAccount], config: DeckConfig) async
-        -> [(StoredAccount, Result<StoredAccount, AuthFailure>)] {
-        let gate = ConcurrencyGate(limit: 4)
-        let reauthentication = Reauthentication(wiring: wiring, config: config)
-        return await withTaskGroup(of: (StoredAccount, Result<StoredAccount, AuthFailure>).self) { group in
-            for stored in due {
-                group.addTask {
-                    await gate.run {
-                        do {
-                            return (stored, .success(try await reauthentication.renewAhead(stored.account.id)))
-                        } catch let failure as AuthFailure {
-                            return (stored, .failure(failure))
-                        } catch {
-                            return (stored, .failure(AuthFailure(.misconfigured, code: "error", remedy: "\(error)")))
-                        }
-                    }
-                }
-            }
-            var out: [(StoredAccount, Result<StoredAccount, AuthFailure>)] = []
-            for await result in group { out.append(result) }
-            return out.sorted { $0.0.account.id < $1.0.account.id }
         }
     }
 }

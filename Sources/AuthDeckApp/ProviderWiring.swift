@@ -7,14 +7,22 @@ import AuthDeckProviders
 /// The one composition of provider adapters: the real network, clock, browser and store, as
 /// every command, `watch` and the deck hand them to adapters.
 public struct ProviderWiring: Sendable {
+    /// Builds the adapter of a configured provider; the seam tests replace to drive the use
+    /// cases with adapters of their own (the real one: `ProviderRegistry` over libcurl).
+    public typealias AdapterFactory = @Sendable (ProviderProfile, DeckConfig, AdapterContext) throws -> any ProviderAdapter
+
     public let store: DeckStore
     public let clock: any WallClock
     public let environment: [String: String]
+    let makeAdapter: AdapterFactory
 
-    public init(store: DeckStore, clock: any WallClock, environment: [String: String]) {
+    public init(store: DeckStore, clock: any WallClock, environment: [String: String], adapters: AdapterFactory? = nil) {
         self.store = store
         self.clock = clock
         self.environment = environment
+        makeAdapter = adapters ?? { profile, config, context in
+            try ProviderRegistry.adapter(for: profile, context: context, config: config.providers)
+        }
     }
 
     /// What adapters of `config`'s providers are built with. The browser gets the
@@ -63,7 +71,7 @@ public struct ProviderWiring: Sendable {
 
     /// The adapter of a configured provider (`profile` is one of `config`'s).
     public func adapter(for profile: ProviderProfile, config: DeckConfig) throws -> any ProviderAdapter {
-        try ProviderRegistry.adapter(for: profile, context: adapterContext(config), config: config.providers)
+        try makeAdapter(profile, config, adapterContext(config))
     }
 
     public func renewer(_ config: DeckConfig) -> RenewalCoordinator {

@@ -15,17 +15,20 @@ public struct Reauthentication: Sendable {
 
     let wiring: ProviderWiring
     let config: DeckConfig
+    /// Every renewal, paced by its owner's `RenewalPacing` (the deck keeps one while open).
+    public let renewal: Renewal
 
-    public init(wiring: ProviderWiring, config: DeckConfig) {
+    public init(wiring: ProviderWiring, config: DeckConfig, pacing: RenewalPacing = RenewalPacing()) {
         self.wiring = wiring
         self.config = config
+        renewal = Renewal(wiring: wiring, config: config, pacing: pacing)
     }
 
-    /// Renews `id` so it outlives its provider's `renew_before`, unless it already does.
-    public func renewAhead(_ id: String) async throws -> StoredAccount {
+    /// Renews `id` so it outlives its provider's `renew_before`, unless it already does or
+    /// the pacing holds it back. Throws a `Refusal` when the account or its provider is gone.
+    public func renewAhead(_ id: String) async throws -> Renewal.Attempt {
         let stored = try account(id)
-        let window = config.provider(stored.account.providerId)?.renewBefore ?? ProviderProfile.defaultRenewBefore
-        return try await wiring.renewer(config).renew(id, with: try adapter(stored.account.providerId), window: window)
+        return await renewal.attempt(stored.account, need: .ahead(scopes: []), adapter: try adapter(stored.account.providerId))
     }
 
     /// Renews `id` now; when only a person can help and `interactive`, signs it in with the
@@ -39,7 +42,7 @@ public struct Reauthentication: Sendable {
             || ProviderCapabilities.renewsWithoutRefreshToken(adapter.profile, stored.credentials)
         if !(stored.account.lastError?.errorClass == .needsInteraction && interactive), renewable || !interactive {
             do {
-                return .renewed(try await wiring.renewer(config).renew(id, with: adapter, force: true))
+                return .renewed(try await renewal.renew(stored.account, need: .force, adapter: adapter))
             } catch let f as AuthFailure where f.errorClass == .needsInteraction && interactive {
                 // only a person can help: sign in
             }

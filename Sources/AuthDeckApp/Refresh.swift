@@ -58,20 +58,22 @@ public struct Refresh: Sendable {
     /// Renews `targets`, at most `parallel` at once, sorted by id. `named`: the person named the
     /// account, so it is renewed now, not only when inside the "expiring soon" window.
     public func run(_ targets: [Target], named: Bool, parallel: Int) async -> [Result] {
-        let window = named ? .seconds(0) : config.statePolicy.expiringSoonWindow
-        return await withTaskGroup(of: Result.self) { group in
-            var pending = targets[...]
-            var out: [Result] = []
-            func start(_ target: Target) {
-                group.addTask { await renewOne(target.stored, force: target.force, window: window) }
+        let renewal = Renewal(wiring: wiring, config: config, pacing: RenewalPacing(parallel: parallel))
+        var results: [Result] = []
+        var wanted: [(account: Account, need: RenewalNeed)] = []
+        for target in targets {
+            let account = target.stored.account
+            // A provider gone from the config: said without the failure's code, as before.
+            guard config.provider(account.providerId) != nil else {
+                results.append(Result(id: account.id, failure: (.misconfigured, ProviderWiring.unknownProvider(account.providerId, in: config))))
+                continue
             }
-            for _ in 0..<parallel { if let next = pending.popFirst() { start(next) } }
-            for await result in group {
-                out.append(result)
-                if let next = pending.popFirst() { start(next) }
-            }
-            return out.sorted { $0.id < $1.id }
+            wanted.append((account, target.force ? .force : named ? .usableNow(scopes: []) : .expiringSoon))
         }
+        for (account, attempt) in await renewal.attemptAll(wanted) {
+            results.append(result(account.id, attempt))
+        }
+        return results.sorted { $0.id < $1.id }
     }
 
     /// Whether a provider check shows that credentials which look valid no longer work.
@@ -83,20 +85,16 @@ public struct Refresh: Sendable {
         return alive == false
     }
 
-    func renewOne(_ target: StoredAccount, force: Bool, window: TimeSpan) async -> Result {
-        let id = target.account.id
-        guard config.provider(target.account.providerId) != nil else {
-            return Result(id: id, failure: (.misconfigured, ProviderWiring.unknownProvider(target.account.providerId, in: config)))
-        }
-        do {
-            let adapter = try wiring.adapter(forProvider: target.account.providerId, config: config)
-            let renewed = try await wiring.renewer(config).renew(id, with: adapter, force: force, window: window)
+    /// One account's line of the report.
+    func result(_ id: String, _ attempt: Renewal.Attempt) -> Result {
+        switch attempt {
+        case .renewed(let renewed):
             // No skew margin for what the provider has just issued (a token may live shorter
             // than the margin); with one, such a token read as "no expiry".
             return Result(id: id, expiresAt: renewed.credentials.usableUntil(at: wiring.clock.now(), skew: .seconds(0)))
-        } catch let failure as AuthFailure {
+        case .failed(let failure as AuthFailure, _):
             return Result(id: id, failure: (failure.errorClass, failure.description))
-        } catch let refused as StoreError {
+        case .failed(let refused as StoreError, _):
             // An edited record or a newer authdeck's store: nothing a retry would change, so not
             // "transient"; said once (the description already names the account).
             let said = "\(refused)"
@@ -105,8 +103,11 @@ public struct Refresh: Sendable {
             case .accountTampered, .newerStore: return Result(id: id, failure: (.misconfigured, remedy))
             default: return Result(id: id, failure: (.transient, remedy))
             }
-        } catch {
+        case .failed(let error, _):
             return Result(id: id, failure: (.transient, "\(error)"))
+        case .deferred(let until):
+            // Only renewals ahead are paced, and `refresh` asks for none: kept for completeness.
+            return Result(id: id, failure: (.transient, "not renewed again before \(until.iso8601)"))
         }
     }
 }

@@ -35,7 +35,7 @@ public struct TokenAccess: Sendable {
         guard let adapter = try? wiring.adapter(forProvider: stored.account.providerId, config: config) else {
             throw NeedsSignIn(remedy: Remedy.forMissingToken(stored, scopes: scopes, now: now, skew: skew))
         }
-        let renewed = try await wiring.renewer(config).renew(stored.account.id, with: adapter, scopes: scopes)
+        let renewed = try await Renewal(wiring: wiring, config: config).renew(stored.account, need: .usableNow(scopes: scopes), adapter: adapter)
         // A token the server has just issued is handed out even when it lives shorter than the
         // clock-skew margin, which exists for cached tokens.
         guard let token = renewed.credentials.usableAccessToken(for: scopes, at: wiring.clock.now(), skew: .seconds(0)) else {

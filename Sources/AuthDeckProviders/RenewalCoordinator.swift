@@ -38,13 +38,20 @@ public struct RenewalCoordinator: Sendable {
     /// Renews `accountId` if it needs it (or always with `force`) and returns it as stored.
     public func renew(_ accountId: String, with adapter: any ProviderAdapter, scopes: [String] = [],
                       force: Bool = false, window: TimeSpan = .seconds(0)) async throws -> StoredAccount {
+        try await renewIfNeeded(accountId, with: adapter, scopes: scopes, force: force, window: window).stored
+    }
+
+    /// `renew`, saying whether the provider was asked (false: the account was fresh enough,
+    /// perhaps because another process had just renewed it).
+    public func renewIfNeeded(_ accountId: String, with adapter: any ProviderAdapter, scopes: [String] = [],
+                              force: Bool = false, window: TimeSpan = .seconds(0)) async throws -> (stored: StoredAccount, asked: Bool) {
         let started = clock.now()
         let holder = self.holder + "/" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
         while true {
             guard let current = try store.account(id: accountId) else {
                 throw AuthFailure(.misconfigured, code: "gone", remedy: "account \(accountId) no longer exists")
             }
-            if !force, fresh(current, scopes: scopes, window: window) { return current }
+            if !force, fresh(current, scopes: scopes, window: window) { return (current, false) }
             let now = clock.now()
             if try store.acquireRenewalLease(accountId: accountId, holder: holder, until: now + leaseTTL, now: now) { break }
             guard clock.now() - started < leaseWait else {
@@ -56,7 +63,7 @@ public struct RenewalCoordinator: Sendable {
         guard let current = try store.account(id: accountId) else {
             throw AuthFailure(.misconfigured, code: "gone", remedy: "account \(accountId) no longer exists")
         }
-        if !force, fresh(current, scopes: scopes, window: window) { return current }
+        if !force, fresh(current, scopes: scopes, window: window) { return (current, false) }
         let account = current.account
         // Room for the result is set aside before the refresh token is spent (see RenewalRescue).
         let rescue: RenewalRescue
@@ -113,7 +120,7 @@ public struct RenewalCoordinator: Sendable {
             guard committed else {
                 throw AuthFailure(.transient, code: "conflict", remedy: "\(account.id) was changed by another process during renewal; try again")
             }
-            return StoredAccount(account: account, credentials: merged)
+            return (StoredAccount(account: account, credentials: merged), true)
         }
     }
 

@@ -8,7 +8,8 @@ public enum DeckAction: Equatable, Sendable {
     case loaded(rows: [DeckRow], providers: [DeckProvider], now: Instant, changesAt: Instant? = nil)
     /// The accounts `ids` read again (a renewal's result): their rows, without those gone.
     case rowsUpdated(ids: [String], rows: [DeckRow], changesAt: Instant?)
-    case renewFinished(id: String, failure: String?)
+    /// A renewal of `id` ended; `retryAt`: when the renewal pacing lets it be renewed ahead again.
+    case renewFinished(id: String, failure: String?, retryAt: Instant? = nil)
     case signInPrompt(id: String, SignInPrompt)
     /// `account` names a new account added (`provider/username`).
     case signInFinished(id: String, failure: String?, account: String? = nil, existing: Bool = false)

@@ -3,20 +3,16 @@ import AuthDeckCore
 /// The deck's update function: decides, never does. Same state and action, same result.
 public enum DeckReducer {
     /// Staying signed in while the deck is open: accounts whose `renewAt` has come are renewed
-    /// silently, with a note in the status line.
+    /// silently, with a note in the status line — not while one runs, and not before the date
+    /// the last renewal's pacing gave (after failures, a back-off; after a success that left
+    /// the account due, 30 s).
     static func renewDue(_ state: inout DeckState, now: Instant) -> [DeckEffect] {
         let due = state.rows.filter { r in
             guard let at = r.renewAt, at <= now, state.busy[r.id] == nil else { return false }
-            // At most every 30 s while renewals succeed (a token shorter than `renew_before`
-            // stays due); after failures, the back-off `watch` uses.
-            let failures = state.renewFailures[r.id] ?? 0
-            return state.autoRenewedAt[r.id].map { now - $0 >= (failures == 0 ? .seconds(30) : RenewalBackoff.wait(afterFailures: failures)) } ?? true
+            return state.renewNotBefore[r.id].map { now >= $0 } ?? true
         }
         guard !due.isEmpty else { return [] }
-        for r in due {
-            state.busy[r.id] = "renewing"
-            state.autoRenewedAt[r.id] = now
-        }
+        for r in due { state.busy[r.id] = "renewing" }
         state.message = due.count == 1 ? "Renewing \(state.accountName(due[0].id)) before it expires…" : "Renewing \(due.count) accounts before they expire…"
         return [.renewAhead(ids: due.map(\.id))]
     }
@@ -52,9 +48,9 @@ public enum DeckReducer {
             if let changesAt, changesAt < state.reloadAt ?? changesAt + .seconds(1) { state.reloadAt = changesAt }
             keepSelection(&state, near: place)
             return []
-        case let .renewFinished(id, failure):
+        case let .renewFinished(id, failure, retryAt):
             state.busy.removeValue(forKey: id)
-            if failure == nil { state.renewFailures[id] = nil } else { state.renewFailures[id, default: 0] += 1 }
+            state.renewNotBefore[id] = retryAt
             let name = state.accountName(id)
             state.message = failure.map { "\(name): \($0)" } ?? "Renewed \(name)."
             // Only its row (and its duplicates') changed: read those, not the whole store.

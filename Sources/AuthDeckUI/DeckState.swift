@@ -43,10 +43,9 @@ public struct DeckState: Equatable, Sendable {
     public var modal: Modal?
     /// Operations in flight, by account id (shown with a spinner).
     public var busy: [String: String] = [:]
-    /// When the deck last renewed an account by itself (see `renewDue`).
-    public var autoRenewedAt: [String: Instant] = [:]
-    /// Renewals of an account that failed in a row, for the back-off of automatic ones.
-    public var renewFailures: [String: Int] = [:]
+    /// When an account may be renewed ahead of expiry again, as the renewal pacing said (see
+    /// `renewDue`): the back-off is the application's, the deck only keeps the date.
+    public var renewNotBefore: [String: Instant] = [:]
     /// The last message for the status line.
     public var message: String?
     public var storePath: String

@@ -24,8 +24,9 @@ final class DeckRuntime: @unchecked Sendable {
     private var tasks: [String: Task<Void, Never>] = [:]
     /// What of `tasks` has not ended yet (see `finishWork`).
     private let running = RunningWork()
-    /// The bound on renewals running at once when many are asked for together (R).
-    private let renewGate = ConcurrencyGate(limit: 4)
+    /// Back-off after failed renewals and the bound on renewals at once (4), for as long as
+    /// the deck is open.
+    private let pacing = RenewalPacing(parallel: 4)
     /// A reload is running off the loop; another is queued behind it when `reloadAgain`.
     private var reloading = false, reloadAgain = false
     /// The store files' size and modification time at the last reload started.
@@ -141,13 +142,11 @@ final class DeckRuntime: @unchecked Sendable {
                 }
                 running.end(ticket)
             }
-        case let .renew(ids, interactive) where ids.count == 1:
-            start(ids[0], "renewal") { await self.renew(ids[0], interactive: interactive) }
         case let .renew(ids, interactive):
-            // Many at once (R): concurrently, but at most `renewGate.limit` at a time.
-            for id in ids { start(id, "renewal") { await self.renewGate.run { await self.renew(id, interactive: interactive) } } }
+            // Many at once (R): the pacing lets at most 4 renewals talk to providers at a time.
+            for id in ids { start(id, "renewal") { await self.renew(id, interactive: interactive) } }
         case .renewAhead(let ids):
-            for id in ids { start(id, "renewal") { await self.renewGate.run { await self.renewAhead(id) } } }
+            for id in ids { start(id, "renewal") { await self.renewAhead(id) } }
         case .prune(let ids):
             // Off the loop, as every other store write: the rules run again on a fresh read, so
             // an account renewed since the preview is kept.
@@ -224,7 +223,7 @@ final class DeckRuntime: @unchecked Sendable {
     var pruning: Pruning { Pruning(store: store, clock: context.clock) }
 
     /// The deck's re-sign-in, renewal ahead of expiry and new accounts (`Reauthentication`).
-    var reauthentication: Reauthentication { Reauthentication(wiring: context.wiring(store), config: config) }
+    var reauthentication: Reauthentication { Reauthentication(wiring: context.wiring(store), config: config, pacing: pacing) }
 
     /// Silent renewal first; when only a person can help and `interactive`, the provider's
     /// sign-in flow with its prompts shown as modals.
@@ -232,7 +231,7 @@ final class DeckRuntime: @unchecked Sendable {
         do {
             switch try await reauthentication.renewOrSignIn(id, interactive: interactive, presenter: DeckPresenter(id: id, inbox: inbox, observer: onSignInPrompt)) {
             case .renewed:
-                inbox.post(.renewFinished(id: id, failure: nil))
+                inbox.post(.renewFinished(id: id, failure: nil, retryAt: pacing.notBefore(id)))
             case .signedIn(let signed):
                 let other = signed.account.id == id ? nil : "\(signed.account.providerId)/\(TerminalText.inert(signed.account.username))"
                 inbox.post(.signInFinished(id: id, failure: nil, account: other))
@@ -242,7 +241,7 @@ final class DeckRuntime: @unchecked Sendable {
         } catch is CancellationError {
             inbox.post(.signInFinished(id: id, failure: "cancelled"))
         } catch {
-            inbox.post(.renewFinished(id: id, failure: Self.failureText(error)))
+            inbox.post(.renewFinished(id: id, failure: Self.failureText(error), retryAt: pacing.notBefore(id)))
         }
     }
 
@@ -251,13 +250,20 @@ final class DeckRuntime: @unchecked Sendable {
         (error as? AuthFailure)?.remedy ?? "\(error)"
     }
 
-    /// Renews `id` so it outlives its provider's `renew_before`, unless it already does.
+    /// Renews `id` so it outlives its provider's `renew_before`, unless it already does or the
+    /// pacing holds it back; the reducer learns when to ask again.
     func renewAhead(_ id: String) async {
         do {
-            _ = try await reauthentication.renewAhead(id)
-            inbox.post(.renewFinished(id: id, failure: nil))
+            switch try await reauthentication.renewAhead(id) {
+            case .renewed:
+                inbox.post(.renewFinished(id: id, failure: nil, retryAt: pacing.notBefore(id)))
+            case let .failed(error, retryAt):
+                inbox.post(.renewFinished(id: id, failure: Self.failureText(error), retryAt: retryAt))
+            case .deferred(let until):
+                inbox.post(.renewFinished(id: id, failure: "not renewed again before \(until.iso8601)", retryAt: until))
+            }
         } catch {
-            inbox.post(.renewFinished(id: id, failure: Self.failureText(error)))
+            inbox.post(.renewFinished(id: id, failure: Self.failureText(error), retryAt: pacing.notBefore(id)))
         }
     }
 

@@ -79,10 +79,9 @@ import AuthDeckUI
                 || effects.first.map { if case .renew(let ids, false) = $0 { return Set(ids) == ["work/0000a002", "work/0000a003", "work/0000a011"] } else { return false } } == true)
     }
 
-    /// Failures are retried with `watch`'s back-off (5 s, 10 s, … up to 5 minutes) instead of
-    /// every 30 s for as long as the provider is down; a success that leaves the account due
-    /// (a token shorter than `renew_before`) is repeated at most every 30 s.
-    @Test func theOpenDeckRenewsAheadOfExpiryByItselfAndBacksOffAfterFailures() {
+    /// The deck renews due rows by itself, never twice at once, and not before the date the
+    /// renewal pacing gave with the last result (`RenewalPacingTests` checks those dates).
+    @Test func theOpenDeckRenewsAheadOfExpiryByItselfAndWaitsForThePacing() {
         var s = DeckTestState.make(width: 120, height: 40)
         let now = DeckTestState.now
         let id = s.rows[0].id
@@ -93,18 +92,15 @@ import AuthDeckUI
         #expect(s.busy[id] == "renewing")
         #expect(s.message == "Renewing \(s.accountName(id)) before it expires…")
         #expect(DeckReducer.reduce(&s, .tick(now + .seconds(3))) == [], "not twice while it runs")
-        _ = DeckReducer.reduce(&s, .renewFinished(id: id, failure: "network down"))
-        #expect(DeckReducer.reduce(&s, .tick(now + .seconds(6))) == [], "not before 5 s after the first failure")
-        #expect(DeckReducer.reduce(&s, .tick(now + .seconds(7))) == [.renewAhead(ids: [id])])
-        _ = DeckReducer.reduce(&s, .renewFinished(id: id, failure: "network down"))
-        #expect(DeckReducer.reduce(&s, .tick(now + .seconds(16))) == [], "10 s after the second")
-        #expect(DeckReducer.reduce(&s, .tick(now + .seconds(17))) == [.renewAhead(ids: [id])])
-        for _ in 0..<10 { _ = DeckReducer.reduce(&s, .renewFinished(id: id, failure: "network down")) }
-        #expect(RenewalBackoff.wait(afterFailures: s.renewFailures[id] ?? 0) == .seconds(300), "never more than 5 minutes")
-        _ = DeckReducer.reduce(&s, .renewFinished(id: id, failure: nil))
-        #expect(s.renewFailures[id] == nil, "a success starts the count again")
-        #expect(DeckReducer.reduce(&s, .tick(now + .seconds(46))) == [], "still due after a success: not before 30 s")
-        #expect(DeckReducer.reduce(&s, .tick(now + .seconds(47))) == [.renewAhead(ids: [id])])
+        _ = DeckReducer.reduce(&s, .renewFinished(id: id, failure: "network down", retryAt: now + .seconds(8)))
+        #expect(s.busy[id] == nil)
+        #expect(DeckReducer.reduce(&s, .tick(now + .seconds(7))) == [], "not before the back-off's date")
+        #expect(DeckReducer.reduce(&s, .tick(now + .seconds(8))) == [.renewAhead(ids: [id])])
+        _ = DeckReducer.reduce(&s, .renewFinished(id: id, failure: nil, retryAt: now + .seconds(38)))
+        #expect(DeckReducer.reduce(&s, .tick(now + .seconds(37))) == [], "still due after a success: not before its date")
+        #expect(DeckReducer.reduce(&s, .tick(now + .seconds(38))) == [.renewAhead(ids: [id])])
+        _ = DeckReducer.reduce(&s, .renewFinished(id: id, failure: nil, retryAt: nil))
+        #expect(DeckReducer.reduce(&s, .tick(now + .seconds(39))) == [.renewAhead(ids: [id])], "no date: at once")
     }
 
     @Test func filterNarrowsAndEscapeClears() {

@@ -1,0 +1,184 @@
+import Testing
+import Synchronization
+import AuthDeckCore
+import AuthDeckConfig
+import AuthDeckStore
+import AuthDeckPlatform
+import AuthDeckApp
+import AuthDeckTestSupport
+
+/// The one renewal service over a real store with an adapter of the test's own: which need
+/// renews and how far ahead, the pacing of renewals ahead (back-off, 30 s after a success),
+/// the bound on renewals at once, and the use cases that go through it (`token`, `exec`).
+@Suite struct RenewalTests {
+    let clock = MutableClock(Instant(secondsSinceEpoch: 1_800_000_000))
+    let dir = TempDirectory()
+
+    /// An adapter whose renewals succeed with a token of `life`, or fail as told, and which
+    /// counts its calls and the most that ran at once.
+    final class Adapter: ProviderAdapter, Sendable {
+        let profile: ProviderProfile
+        var capabilities: ProviderCapabilities { .of(profile) }
+        let clock: MutableClock
+        let life: TimeSpan
+        let pause: UInt64
+        let failure = Mutex<AuthFailure?>(nil)
+        let counts = Mutex((calls: 0, running: 0, most: 0))
+
+        init(_ profile: ProviderProfile, clock: MutableClock, life: TimeSpan = .minutes(20), pauseMilliseconds: UInt64 = 0) {
+            self.profile = profile
+            self.clock = clock
+            self.life = life
+            pause = pauseMilliseconds
+        }
+
+        var calls: Int { counts.withLock { $0.calls } }
+
+        func signIn(flow: SignInFlow, presenter: any SignInPresenter, options: SignInOptions) async throws -> SignInResult {
+            throw AuthFailure(.misconfigured, code: "unused", remedy: "unused")
+        }
+        func renew(_ stored: StoredAccount, scopes: [String]) async throws -> Credentials {
+            let n = counts.withLock { $0.calls += 1; $0.running += 1; $0.most = max($0.most, $0.running); return $0.calls }
+            defer { counts.withLock { $0.running -= 1 } }
+            if pause > 0 { try await Task.sleep(nanoseconds: pause * 1_000_000) }
+            if let failure = failure.withLock({ $0 }) { throw failure }
+            return Credentials(accessTokens: [AccessToken(id: "at-\(n)", value: Secret("renewed-\(n)"), scopes: ["openid"],
+                                                          obtainedAt: clock.now(), expiresAt: clock.now() + life)],
+                               refreshToken: RefreshToken(id: "rt-\(n)", value: Secret("rt-\(n)"), generation: 10 + n, obtainedAt: clock.now()))
+        }
+        func revoke(_ stored: StoredAccount) async throws {}
+    }
+
+    var profile: ProviderProfile {
+        var p = ProviderProfile(id: "work", kind: .oidc, clientId: "c")
+        p.renewBefore = .minutes(30)
+        return p
+    }
+
+    /// A real store with `count` accounts of provider "work" whose token lapses in `expiresIn`,
+    /// and the wiring that builds `adapter` for them.
+    func setUp(_ adapter: Adapter, count: Int = 1, expiresIn: TimeSpan = .minutes(20)) throws -> (ProviderWiring, DeckConfig, [Account]) {
+        let store = try DeckStore.open(StoreLocation(databasePath: dir.file("s.db"), keyFilePath: dir.file("k")), clock: clock)
+        var accounts: [Account] = []
+        for i in 0..<count {
+            let account = Account(id: "work/a\(i)", providerId: "work", subject: "s\(i)", username: "u\(i)@example.com", displayName: "",
+                                  realm: nil, createdAt: clock.now() - .days(1), lastSignInAt: clock.now() - .hours(1), lastUsedAt: nil, lastError: nil)
+            let credentials = Credentials(accessTokens: [AccessToken(id: "at-cached-\(i)", value: Secret("cached-\(i)"), scopes: ["openid"],
+                                                                     obtainedAt: clock.now() - .hours(1), expiresAt: clock.now() + expiresIn)],
+                                          refreshToken: RefreshToken(id: "rt-old-\(i)", value: Secret("rt-old-\(i)"), generation: 1, obtainedAt: clock.now() - .hours(1)))
+            try store.insert(StoredAccount(account: account, credentials: credentials))
+            accounts.append(account)
+        }
+        let config = DeckConfig(path: dir.file("config.toml"), fileExists: true, providers: [profile])
+        let wiring = ProviderWiring(store: store, clock: clock, environment: [:], adapters: { _, _, _ in adapter })
+        return (wiring, config, accounts)
+    }
+
+    @Test func eachNeedRenewsOnlyWhenItMustAndAsFarAheadAsItSays() async throws {
+        let adapter = Adapter(profile, clock: clock)
+        let (wiring, config, accounts) = try setUp(adapter, expiresIn: .minutes(20))
+        let renewal = Renewal(wiring: wiring, config: config)
+        let account = accounts[0]
+        // 19 minutes left after the skew margin: usable now and not expiring soon (10 min)…
+        #expect(try await renewal.renew(account, need: .usableNow(scopes: [])).credentials.accessTokens[0].value.exposedValue == "cached-0")
+        _ = try await renewal.renew(account, need: .expiringSoon)
+        #expect(adapter.calls == 0)
+        // …but not outliving the provider's renew_before (30 min).
+        let ahead = try await renewal.renew(account, need: .ahead(scopes: []))
+        #expect(adapter.calls == 1)
+        #expect(try wiring.store.account(id: account.id)?.credentials.refreshToken?.value.exposedValue == "rt-1",
+                "committed before it was handed out")
+        #expect(ahead.credentials.accessTokens.contains { $0.value.exposedValue == "renewed-1" })
+        _ = try await renewal.renew(account, need: .force)
+        #expect(adapter.calls == 2, "force renews however fresh")
+        // A token for scopes the cached one lacks is a renewal even when the cached one is fresh.
+        _ = try await renewal.renew(account, need: .usableNow(scopes: ["Mail.Read"]))
+        #expect(adapter.calls == 3)
+    }
+
+    @Test func renewalsAheadBackOffAfterFailuresAndWait30sAfterASuccess() async throws {
+        let adapter = Adapter(profile, clock: clock)
+        let (wiring, config, accounts) = try setUp(adapter)
+        let pacing = RenewalPacing()
+        let renewal = Renewal(wiring: wiring, config: config, pacing: pacing)
+        let account = accounts[0]
+        let start = clock.now()
+        adapter.failure.withLock { $0 = AuthFailure(.transient, code: "http 503", remedy: "the provider is unavailable") }
+
+        guard case .failed(_, let first) = await renewal.attempt(account, need: .ahead(scopes: [])) else { Issue.record("not failed"); return }
+        #expect(first == start + .seconds(5))
+        guard case .deferred(let until) = await renewal.attempt(account, need: .ahead(scopes: [])) else { Issue.record("not deferred"); return }
+        #expect(until == first)
+        #expect(adapter.calls == 1, "a paced renewal asks nobody")
+        // Someone waiting (Enter, `refresh NAME`) is never held back, and the failure counts.
+        guard case .failed(_, let second) = await renewal.attempt(account, need: .force) else { Issue.record("not failed"); return }
+        #expect(second == start + .seconds(10))
+        #expect(pacing.failures(account.id) == 2)
+        for _ in 0..<10 { _ = await renewal.attempt(account, need: .force) }
+        clock.advance(.seconds(301))
+        guard case .failed(_, let capped) = await renewal.attempt(account, need: .ahead(scopes: [])) else { Issue.record("not failed"); return }
+        #expect(capped == clock.now() + .seconds(300), "never more than 5 minutes")
+
+        adapter.failure.withLock { $0 = nil }
+        clock.advance(.seconds(300))
+        guard case .renewed = await renewal.attempt(account, need: .ahead(scopes: [])) else { Issue.record("not renewed"); return }
+        #expect(pacing.failures(account.id) == 0, "a success starts the count again")
+        // The new token (20 min) still does not outlive renew_before (30 min): due, but paced.
+        guard case .deferred(let next) = await renewal.attempt(account, need: .ahead(scopes: [])) else { Issue.record("not deferred"); return }
+        #expect(next == clock.now() + .seconds(30))
+        clock.advance(.seconds(30))
+        let calls = adapter.calls
+        guard case .renewed = await renewal.attempt(account, need: .ahead(scopes: [])) else { Issue.record("not renewed"); return }
+        #expect(adapter.calls == calls + 1)
+    }
+
+    /// A 5-second token (clock skew 1 s, renew_before 2 s) is renewed again 2 s after a
+    /// success — half its usable life — not 30 s later, when it would long have lapsed.
+    @Test func aShortTokenIsRenewedAgainBeforeItLapses() async throws {
+        let adapter = Adapter(profile, clock: clock, life: .seconds(5))
+        var (wiring, config, accounts) = try setUp(adapter, expiresIn: .seconds(5))
+        config.statePolicy = StatePolicy(clockSkew: .seconds(1))
+        let pacing = RenewalPacing()
+        let renewal = Renewal(wiring: wiring, config: config, pacing: pacing)
+        guard case .renewed = await renewal.attempt(accounts[0], need: .ahead(scopes: [])) else { Issue.record("not renewed"); return }
+        #expect(pacing.notBefore(accounts[0].id) == clock.now() + .seconds(2))
+    }
+
+    @Test func atMostThePacingsLimitRunAtOnce() async throws {
+        let adapter = Adapter(profile, clock: clock, pauseMilliseconds: 40)
+        let (wiring, config, accounts) = try setUp(adapter, count: 6)
+        let attempts = await Renewal(wiring: wiring, config: config, pacing: RenewalPacing(parallel: 2))
+            .attemptAll(accounts.map { ($0, RenewalNeed.force) })
+        #expect(attempts.map(\.account.id) == accounts.map(\.id).sorted())
+        #expect(attempts.allSatisfy { if case .renewed = $0.attempt { true } else { false } })
+        #expect(adapter.calls == 6)
+        #expect(adapter.counts.withLock { $0.most } == 2)
+    }
+
+    @Test func tokenServesTheCachedOneAndRenewsAnExpiredOneBeforeHandingItOut() async throws {
+        let adapter = Adapter(profile, clock: clock, life: .hours(1))
+        let (wiring, config, accounts) = try setUp(adapter, expiresIn: .seconds(30))
+        let access = TokenAccess(wiring: wiring, config: config)
+        // 30 s left is inside the 60 s skew margin: renewed.
+        let stored = try #require(try wiring.store.account(id: accounts[0].id))
+        let token = try await access.token(stored, scopes: [])
+        #expect(token.value.exposedValue == "renewed-1")
+        #expect(try wiring.store.account(id: accounts[0].id)?.credentials.accessTokens.contains { $0.value.exposedValue == "renewed-1" } == true)
+        let again = try await access.token(try #require(try wiring.store.account(id: accounts[0].id)), scopes: [])
+        #expect(again.value.exposedValue == "renewed-1")
+        #expect(adapter.calls == 1, "a cached token asks nobody")
+    }
+
+    @Test func execUsesTheCurrentCredentialWithAWarningWhenTheProviderIsDown() async throws {
+        let adapter = Adapter(profile, clock: clock)
+        let (wiring, config, accounts) = try setUp(adapter, expiresIn: .minutes(20))
+        adapter.failure.withLock { $0 = AuthFailure(.transient, code: "http 503", remedy: "the provider is unavailable") }
+        let stored = try #require(try wiring.store.account(id: accounts[0].id))
+        let (kept, warning) = try await FreshCredentials(wiring: wiring, config: config).run(stored, scopes: [])
+        #expect(kept.credentials.accessTokens[0].value.exposedValue == "cached-0")
+        #expect(warning == "work/a0 could not be renewed (the provider is unavailable [http 503]); using its current credential")
+        #expect(try wiring.store.account(id: accounts[0].id)?.account.lastError == nil, "a transient error changes nothing")
+        adapter.failure.withLock { $0 = AuthFailure(.needsInteraction, code: "invalid_grant", remedy: "sign in again") }
+        await #expect(throws: AuthFailure.self) { try await FreshCredentials(wiring: wiring, config: config).run(stored, scopes: []) }
+    }
+}
