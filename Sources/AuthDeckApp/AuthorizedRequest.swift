@@ -21,9 +21,11 @@ public struct AuthorizedRequest: Sendable {
 
     /// The exchange failed before an answer (connection, TLS, timeout); `transient` when
     /// trying again later may work.
-    public struct NetworkFailure: Error, CustomStringConvertible {
+    public struct NetworkFailure: ReportedError, CustomStringConvertible {
         public let description: String
         public let transient: Bool
+        public var sentence: String { description }
+        public var exitStatus: Int32 { transient ? ExitStatus.transient : ExitStatus.failure }
     }
 
     let requester: ResourceRequester

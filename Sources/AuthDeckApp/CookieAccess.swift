@@ -35,7 +35,12 @@ public struct CookieAccess: Sendable {
               adapter.capabilities.silentRenewal else {
             throw TokenAccess.NeedsSignIn(remedy: "the cookies of \(id) have expired and cannot be renewed without a person; \(signIn)")
         }
-        let renewed = try await Renewal(wiring: wiring, config: config).renew(stored.account, need: .usableNow(scopes: []), adapter: adapter)
+        let renewed: StoredAccount
+        do {
+            renewed = try await Renewal(wiring: wiring, config: config).renew(stored.account, need: .usableNow(scopes: []), adapter: adapter)
+        } catch let failure as AuthFailure {
+            throw failure.naming(id)
+        }
         // Cookies the server has just set are handed out even when they live shorter than the margin.
         guard renewed.credentials.cookiesUsable(at: wiring.clock.now(), skew: .seconds(0)) else {
             throw TokenAccess.NeedsSignIn(remedy: "\(id) was renewed but the provider set no usable cookies; \(signIn)")

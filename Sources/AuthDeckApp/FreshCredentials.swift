@@ -31,7 +31,7 @@ public struct FreshCredentials: Sendable {
         } catch let failure as AuthFailure {
             let usable = stored.credentials.usableAccessToken(for: scopes, at: now, skew: .seconds(0)) != nil
                 || stored.credentials.cookiesUsable(at: now, skew: .seconds(0))
-            guard failure.errorClass == .transient, usable else { throw failure }
+            guard failure.errorClass == .transient, usable else { throw failure.naming(stored.account.id) }
             return (stored, "\(stored.account.id) could not be renewed (\(failure.description)); using its current credential")
         }
     }

@@ -7,9 +7,11 @@ import AuthDeckConfig
 /// A grant the provider already refused is not retried behind a script's back: it would fail
 /// the same way every time; `authdeck refresh` retries on request.
 public struct TokenAccess: Sendable {
-    /// Why no token can be had without a person; `remedy` says what to do.
-    public struct NeedsSignIn: Error, Sendable {
+    /// Why no token can be had without a person; `remedy` says what to do (exit 3).
+    public struct NeedsSignIn: ReportedError, Sendable {
         public let remedy: String
+        public var sentence: String { remedy }
+        public var exitStatus: Int32 { ExitStatus.needsSignIn }
     }
 
     let wiring: ProviderWiring
@@ -35,7 +37,12 @@ public struct TokenAccess: Sendable {
         guard let adapter = try? wiring.adapter(forProvider: stored.account.providerId, config: config) else {
             throw NeedsSignIn(remedy: Remedy.forMissingToken(stored, scopes: scopes, now: now, skew: skew))
         }
-        let renewed = try await Renewal(wiring: wiring, config: config).renew(stored.account, need: .usableNow(scopes: scopes), adapter: adapter)
+        let renewed: StoredAccount
+        do {
+            renewed = try await Renewal(wiring: wiring, config: config).renew(stored.account, need: .usableNow(scopes: scopes), adapter: adapter)
+        } catch let failure as AuthFailure {
+            throw failure.naming(stored.account.id)
+        }
         // A token the server has just issued is handed out even when it lives shorter than the
         // clock-skew margin, which exists for cached tokens.
         guard let token = renewed.credentials.usableAccessToken(for: scopes, at: wiring.clock.now(), skew: .seconds(0)) else {

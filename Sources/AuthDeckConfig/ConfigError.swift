@@ -1,3 +1,5 @@
+import AuthDeckCore
+
 /// A config problem worded as "file: where: what is wrong", never "key not found".
 public struct ConfigError: Error, Equatable, CustomStringConvertible {
     public var path: String
@@ -14,4 +16,9 @@ public struct ConfigError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         [path, location, problem].compactMap { $0 }.joined(separator: ": ")
     }
+}
+
+extension ConfigError: ReportedError {
+    public var sentence: String { description }
+    public var exitStatus: Int32 { ExitStatus.failure }
 }

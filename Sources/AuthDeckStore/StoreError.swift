@@ -1,4 +1,5 @@
 import GRDB
+import AuthDeckCore
 
 /// A store failure worded for a person: which file, and what is wrong with it.
 public enum StoreError: Error, Equatable, CustomStringConvertible {
@@ -62,4 +63,9 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
             }
         }
     }
+}
+
+extension StoreError: ReportedError {
+    public var sentence: String { description }
+    public var exitStatus: Int32 { ExitStatus.failure }
 }

@@ -49,18 +49,9 @@ enum AuthDeckMain {
     /// unknown options and bad values as typed.
     static func report(_ error: Error) -> Int32 {
         switch error {
-        case let e as CLIError:
-            if !e.message.isEmpty { Output.error(e.message) }
-            return e.status
-        case let e as Refusal:
-            Output.error(e.message)
-            return e.kind == .usage ? ExitStatus.usage : ExitStatus.failure
-        case let e as StoreError:
-            Output.error(e.description)
-            return ExitStatus.failure
-        case let e as ConfigError:
-            Output.error(e.description)
-            return ExitStatus.failure
+        case let e as ReportedError:
+            if !e.sentence.isEmpty { Output.error(e.sentence) }
+            return e.exitStatus
         default:
             let code = AuthDeckCommand.exitCode(for: error)
             let message = AuthDeckCommand.fullMessage(for: error)

@@ -2,10 +2,13 @@ import AuthDeckCore
 import AuthDeckConfig
 import AuthDeckApp
 
-/// A command failure with its message and exit status, printed as `authdeck: message`.
-struct CLIError: Error {
+/// A command failure with its message and exit status, printed as `authdeck: message`: the
+/// binary's own `ReportedError`, for what only a command can tell (an option, a file).
+struct CLIError: ReportedError {
     var message: String
     var status: Int32
+    var sentence: String { message }
+    var exitStatus: Int32 { status }
 
     static func usage(_ message: String) -> CLIError { CLIError(message: message, status: ExitStatus.usage) }
     static func failure(_ message: String) -> CLIError { CLIError(message: message, status: ExitStatus.failure) }
@@ -18,10 +21,8 @@ struct CLIError: Error {
         .usage(ProviderWiring.unknownProvider(id, in: config))
     }
 
-    /// A provider failure, with the exit status its class calls for.
-    static func from(_ failure: AuthFailure, account: String? = nil) -> CLIError {
-        // Not twice: many remedies already begin with the account ("x: x holds no refresh token").
-        let prefix = account.map { failure.description.contains($0) ? "" : "\($0): " } ?? ""
-        return CLIError(message: prefix + failure.description, status: failure.errorClass.exitCode)
+    /// Any error as reported (`ReportedError`), or its description with exit 1.
+    static func from(_ error: Error) -> CLIError {
+        (error as? ReportedError).map { CLIError(message: $0.sentence, status: $0.exitStatus) } ?? .failure("\(error)")
     }
 }

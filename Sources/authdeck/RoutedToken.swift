@@ -20,13 +20,7 @@ struct RoutedToken {
         } catch let error as CLIError where fromConfig {
             throw CLIError(message: "\(config.path): [[credential]] url \"\(route.url)\": account: \(error.message)", status: error.status)
         }
-        do {
-            let token = try await TokenAccess(wiring: context.wiring(store), config: config).token(stored, scopes: route.scopes)
-            return (token, route.username ?? stored.account.username)
-        } catch let refusal as TokenAccess.NeedsSignIn {
-            throw CLIError.needsSignIn(refusal.remedy)
-        } catch let failure as AuthFailure {
-            throw CLIError.from(failure, account: stored.account.id)
-        }
+        let token = try await TokenAccess(wiring: context.wiring(store), config: config).token(stored, scopes: route.scopes)
+        return (token, route.username ?? stored.account.username)
     }
 }

@@ -181,4 +181,23 @@ import AuthDeckTestSupport
         adapter.failure.withLock { $0 = AuthFailure(.needsInteraction, code: "invalid_grant", remedy: "sign in again") }
         await #expect(throws: AuthFailure.self) { try await FreshCredentials(wiring: wiring, config: config).run(stored, scopes: []) }
     }
+
+    /// A failed renewal reaches a script as one sentence naming the account once, with the
+    /// exit status of its class (`ReportedError`), whichever command reports it.
+    @Test func aRefusedRenewalIsReportedOnceWithTheAccountAndExit3() async throws {
+        let adapter = Adapter(profile, clock: clock)
+        let (wiring, config, accounts) = try setUp(adapter, expiresIn: .seconds(-10))
+        adapter.failure.withLock { $0 = AuthFailure(.needsInteraction, code: "invalid_grant", remedy: "the grant was revoked; sign in again") }
+        let stored = try #require(try wiring.store.account(id: accounts[0].id))
+        do {
+            _ = try await TokenAccess(wiring: wiring, config: config).token(stored, scopes: [])
+            Issue.record("a token was handed out")
+        } catch let error as ReportedError {
+            #expect(error.sentence == "work/a0: the grant was revoked; sign in again [invalid_grant]")
+            #expect(error.exitStatus == ExitStatus.needsSignIn)
+        }
+        let named = AuthFailure(.transient, code: "http 503", remedy: "work/a0 could not be renewed").naming("work/a0")
+        #expect(named.sentence == "work/a0 could not be renewed [http 503]", "not twice")
+        #expect(named.exitStatus == ExitStatus.transient)
+    }
 }

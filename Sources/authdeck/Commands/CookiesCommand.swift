@@ -30,15 +30,8 @@ struct CookiesCommand: AsyncParsableCommand {
             }
             throw CLIError.failure("\(stored.account.id) holds no cookies (it is not a cookie-based account)")
         }
-        let fresh: [Cookie]
-        do {
-            // Expired but renewable cookies are renewed first, as `token` renews a token.
-            fresh = try await CookieAccess(wiring: context.wiring(store), config: config).cookies(stored)
-        } catch let refusal as TokenAccess.NeedsSignIn {
-            throw CLIError.needsSignIn(refusal.remedy)
-        } catch let failure as AuthFailure {
-            throw CLIError.from(failure, account: stored.account.id)
-        }
+        // Expired but renewable cookies are renewed first, as `token` renews a token.
+        let fresh = try await CookieAccess(wiring: context.wiring(store), config: config).cookies(stored)
         // A stored cookie that would break the jar or the header line is refused, never printed.
         do {
             switch format {

@@ -46,7 +46,7 @@ struct DockerCredentialCommand: AsyncParsableCommand {
                 answer["Secret"] = try await RegistryExchange(environment: context.environment)
                     .refreshToken(registry: host, token: token, caFile: route.caFile).exposedValue
             } catch let failure as AuthFailure {
-                throw CLIError.from(failure, account: route.account)
+                throw failure.naming(route.account)
             }
             answer["Username"] = RegistryRoutesUser.acr
         } else {

@@ -96,15 +96,9 @@ struct ExecCommand: AsyncParsableCommand {
 
     /// The account renewed so that it outlives its provider's `renew_before` (`FreshCredentials`).
     func fresh(_ stored: StoredAccount, context: DeckContext, config: DeckConfig, store: DeckStore) async throws -> StoredAccount {
-        do {
-            let (fresh, warning) = try await FreshCredentials(wiring: context.wiring(store), config: config).run(stored, scopes: scope)
-            if let warning { Output.warning(warning) }
-            return fresh
-        } catch let needs as TokenAccess.NeedsSignIn {
-            throw CLIError.needsSignIn(needs.remedy)
-        } catch let failure as AuthFailure {
-            throw CLIError.from(failure, account: stored.account.id)
-        }
+        let (fresh, warning) = try await FreshCredentials(wiring: context.wiring(store), config: config).run(stored, scopes: scope)
+        if let warning { Output.warning(warning) }
+        return fresh
     }
 
     /// Runs the command; while it runs authdeck ignores SIGINT and SIGQUIT (the terminal sends

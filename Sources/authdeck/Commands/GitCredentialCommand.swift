@@ -38,9 +38,10 @@ struct GitCredentialCommand: AsyncParsableCommand {
             var answer = "username=\(username)\npassword=\(token.value.exposedValue)\n"
             if let expiry = token.expiresAt { answer += "password_expiry_utc=\(expiry.secondsSinceEpoch)\n" }
             Output.raw(answer)
-        } catch let error as CLIError {
-            // Nothing for git to use: it goes on to its next helper or its own prompt.
-            Output.error("git-credential for \(TerminalText.inert(url)): \(error.message)")
+        } catch let error as ReportedError where error is CLIError || error is AuthFailure || error is TokenAccess.NeedsSignIn {
+            // Nothing for git to use: it goes on to its next helper or its own prompt. (A store
+            // that cannot be read is authdeck's own failure: reported as such, exit 1.)
+            Output.error("git-credential for \(TerminalText.inert(url)): \(error.sentence)")
         }
     }
 }

@@ -27,11 +27,11 @@ struct KubeCredentialCommand: AsyncParsableCommand {
         let token: AccessToken
         do {
             token = try await RoutedToken(context: context, config: config).token(for: route, fromConfig: false).0
-        } catch let error as CLIError where error.status == ExitStatus.needsSignIn && info.interactive {
+        } catch let error as ReportedError where error.exitStatus == ExitStatus.needsSignIn && info.interactive {
             // kubectl has a terminal: the person can sign in now, on stderr, as `login` would.
             let store = try context.openStore()
             let stored = try context.resolveAccount(account, in: store)
-            Output.note("authdeck: \(error.message)\nSigning in to \(stored.account.providerId) for kubectl…")
+            Output.note("authdeck: \(error.sentence)\nSigning in to \(stored.account.providerId) for kubectl…")
             _ = try await CommandLineSignIn(wiring: context.wiring(store), config: config).run(
                 stored.account.providerId, CommandLineSignIn.Request(flow: nil, username: stored.account.username, openBrowser: true,
                                                                      timeout: .minutes(10), connectivity: nil, remember: nil, passwordGiven: false),

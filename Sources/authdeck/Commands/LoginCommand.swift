@@ -47,14 +47,10 @@ struct LoginCommand: AsyncParsableCommand {
             remember: remember.flatMap(OAMCredentialOptions.Remembrance.init(rawValue:)),
             passwordGiven: passwordFile != nil || context.environment["AUTHDECK_PASSWORD"] != nil)
         let outcome: CommandLineSignIn.Outcome
-        do {
-            outcome = try await CommandLineSignIn(wiring: context.wiring(store), config: config).run(
-                provider, request, presenter: CLIPresenter(clock: context.clock),
-                password: { user in try PasswordReader.read(file: passwordFile, environment: context.environment, prompt: "Password for \(user) at \(provider): ") },
-                note: { Output.note($0) })
-        } catch let failure as AuthFailure {
-            throw CLIError.from(failure)
-        }
+        outcome = try await CommandLineSignIn(wiring: context.wiring(store), config: config).run(
+            provider, request, presenter: CLIPresenter(clock: context.clock),
+            password: { user in try PasswordReader.read(file: passwordFile, environment: context.environment, prompt: "Password for \(user) at \(provider): ") },
+            note: { Output.note($0) })
         let stored = outcome.stored, now = context.clock.now()
         if json {
             let assessment = try context.assess(store, config)

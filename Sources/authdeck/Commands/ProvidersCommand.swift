@@ -124,7 +124,7 @@ struct ProvidersUnregisterCommand: AsyncParsableCommand {
             guard let gone = try await holder.unregister() else { return Output.raw("\(provider) holds no client registration.\n") }
             Output.raw("Deleted \(provider)'s client registration at the issuer and in the store (it was \(TerminalText.inert(gone))).\n")
         } catch let failure as AuthFailure {
-            throw CLIError.from(failure, account: provider)
+            throw failure.naming(provider)
         }
     }
 }

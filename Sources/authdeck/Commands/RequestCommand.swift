@@ -76,12 +76,7 @@ struct RequestCommand: AsyncParsableCommand {
             throw CLIError.needsSignIn(Remedy.forMissingToken(stored, scopes: scope, now: context.clock.now(), skew: config.statePolicy.clockSkew))
         }
         guard config.provider(stored.account.providerId) != nil else { throw CLIError.unknownProvider(stored.account.providerId, in: config) }
-        let requester: AuthorizedRequest
-        do {
-            requester = try AuthorizedRequest(for: stored, wiring: context.wiring(store), config: config, scopes: scope)
-        } catch let failure as AuthFailure {
-            throw CLIError.from(failure)
-        }
+        let requester = try AuthorizedRequest(for: stored, wiring: context.wiring(store), config: config, scopes: scope)
         let sink = try OutputFile(path: output)
         let response: AuthorizedRequest.Answer
         do {
@@ -89,14 +84,11 @@ struct RequestCommand: AsyncParsableCommand {
                                                 body: body, timeout: timeout, accountId: stored.account.id, output: sink.write)
         } catch let failure as AuthFailure {
             sink.abandon()
-            var error = CLIError.from(failure, account: stored.account.id)
-            if failure.errorClass == .needsInteraction, !error.message.contains("authdeck login") {
-                error.message += " (`authdeck login \(stored.account.providerId)`)"
+            var named = failure.naming(stored.account.id)
+            if failure.errorClass == .needsInteraction, !named.remedy.contains("authdeck login") {
+                named.remedy += " (`authdeck login \(stored.account.providerId)`)"
             }
-            throw error
-        } catch let error as AuthorizedRequest.NetworkFailure {
-            sink.abandon()
-            throw CLIError(message: error.description, status: error.transient ? ExitStatus.transient : ExitStatus.failure)
+            throw named
         } catch {
             sink.abandon()
             throw error

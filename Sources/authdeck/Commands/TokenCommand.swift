@@ -36,14 +36,8 @@ struct TokenCommand: AsyncParsableCommand {
         if let configIdentity {
             try? store.saveTokenFastPath(TokenFastPath(configIdentity: configIdentity, clockSkewSeconds: config.statePolicy.clockSkew.seconds))
         }
-        do {
-            let token = try await TokenAccess(wiring: context.wiring(store), config: config).token(stored, scopes: scope)
-            Output.raw(token.value.exposedValue + "\n")
-        } catch let refusal as TokenAccess.NeedsSignIn {
-            throw CLIError.needsSignIn(refusal.remedy)
-        } catch let failure as AuthFailure {
-            throw CLIError.from(failure, account: stored.account.id)
-        }
+        let token = try await TokenAccess(wiring: context.wiring(store), config: config).token(stored, scopes: scope)
+        Output.raw(token.value.exposedValue + "\n")
     }
 
     /// A usage error (exit 2) for an account whose provider issues cookies: no sign-in would
