@@ -22,6 +22,7 @@ struct WatchCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
     @Option(name: .long, help: ArgumentHelp("The longest sleep between two passes.", valueName: "seconds")) var maxInterval: Double = 60
     @Flag(name: .long, help: "Make one pass and exit (for timers and cron).") var once = false
+    @Flag(name: .long, help: "Log the end of every pass and when the next is due.") var verbose = false
 
     func validate() throws {
         if maxInterval < 1 { throw ValidationError("--max-interval must be at least 1 second") }
@@ -47,6 +48,8 @@ struct WatchCommand: AsyncParsableCommand {
             if once { return }
             let now = context.clock.now()
             let wait = min(max((next ?? now + .seconds(Int64(maxInterval))) - now, .seconds(1)), .seconds(Int64(maxInterval)))
+            // A person reading a service's journal (and a test) can see passes happen.
+            if verbose { watcher.log("pass done; next pass at \((now + wait).iso8601)") }
             try await Task.sleep(nanoseconds: UInt64(wait.seconds) * 1_000_000_000)
         }
     }
