@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import AuthDeckCore
 import AuthDeckStore
 import AuthDeckConfig
@@ -9,6 +10,9 @@ import AuthDeckTerminal
 
 /// Runs the interactive deck: the loop that turns input and effect results into actions,
 /// `reduce`s them, performs the effects (concurrently, off the loop), and draws.
+///
+/// `@unchecked Sendable` because background tasks capture it: they read only its `let`s and
+/// post to `inbox` (a Mutex); `state`, `tasks` and the reload flags belong to the loop's thread.
 final class DeckRuntime: @unchecked Sendable {
     let context: DeckContext
     let config: DeckConfig
@@ -364,14 +368,12 @@ final class DeckRuntime: @unchecked Sendable {
 }
 
 /// Background results waiting for the loop.
-final class Inbox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var actions: [DeckAction] = []
-    private var reloadEnded = false
-    func post(_ a: DeckAction) { lock.withLock { actions.append(a) } }
-    func drain() -> [DeckAction] { lock.withLock { defer { actions.removeAll() }; return actions } }
-    func markReloadEnded() { lock.withLock { reloadEnded = true } }
-    func takeReloadEnded() -> Bool { lock.withLock { defer { reloadEnded = false }; return reloadEnded } }
+final class Inbox: Sendable {
+    private let waiting = Mutex((actions: [DeckAction](), reloadEnded: false))
+    func post(_ a: DeckAction) { waiting.withLock { $0.actions.append(a) } }
+    func drain() -> [DeckAction] { waiting.withLock { w in defer { w.actions.removeAll() }; return w.actions } }
+    func markReloadEnded() { waiting.withLock { $0.reloadEnded = true } }
+    func takeReloadEnded() -> Bool { waiting.withLock { w in defer { w.reloadEnded = false }; return w.reloadEnded } }
 }
 
 /// Sign-in prompts shown as the deck's modals.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import AuthDeckStore
 import AuthDeckUI
 
@@ -7,18 +8,19 @@ import AuthDeckUI
 ///
 /// Why: the read and the set-up beside it are what the first frame waits for, and on a machine
 /// with two cores they can run side by side.
-final class FirstRead: @unchecked Sendable {
+final class FirstRead: Sendable {
     /// The store files' size and time just before the read began (what `DeckRuntime` compares
     /// later to notice changes made by other processes).
     let stamp: [String]
     private let done = DispatchSemaphore(value: 0)
-    private var result: DeckAction = .failed("the first read did not finish")
+    private let result = Mutex<DeckAction>(.failed("the first read did not finish"))
 
-    init(_ store: DeckStore, read: @escaping () throws -> DeckAction) {
+    init(_ store: DeckStore, read: @escaping @Sendable () throws -> DeckAction) {
         stamp = DeckRuntime.stamp(store)
-        let box = UncheckedBox(read)
         Thread.detachNewThread { [self] in
-            do { result = try box.value() } catch { result = .failed("\(error)") }
+            let action: DeckAction
+            do { action = try read() } catch { action = .failed("\(error)") }
+            result.withLock { $0 = action }
             done.signal()
         }
     }
@@ -26,12 +28,6 @@ final class FirstRead: @unchecked Sendable {
     /// The rows read, or the failure to show; waits for the read to end.
     func wait() -> DeckAction {
         done.wait()
-        return result
+        return result.withLock { $0 }
     }
-}
-
-/// Carries a value that is used by one thread at a time across a thread boundary.
-private struct UncheckedBox<T>: @unchecked Sendable {
-    let value: T
-    init(_ value: T) { self.value = value }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Synchronization
 import AuthDeckCore
 import AuthDeckApp
 import AuthDeckProviders
@@ -123,12 +124,11 @@ struct ExecCommand: AsyncParsableCommand {
 }
 
 /// The running command's pid, read by the signal handlers on another thread.
-final class ChildPid: @unchecked Sendable {
-    private let lock = NSLock()
-    private var pid: pid_t?
+final class ChildPid: Sendable {
+    private let pid = Mutex<pid_t?>(nil)
 
     var value: pid_t? {
-        get { lock.withLock { pid } }
-        set { lock.withLock { pid = newValue } }
+        get { pid.withLock { $0 } }
+        set { pid.withLock { $0 = newValue } }
     }
 }
