@@ -4,6 +4,7 @@
 /// Why a decision on the headers: a response that asks for new credentials (401, SharePoint's
 /// 403) is retried, so its body must not reach the caller's output; `accept` sees the status
 /// and headers first, and a refused body is collected (capped) into the response instead.
+// @unchecked: a C boundary — libcurl's write callback calls it on the transfer's thread only.
 public final class BodyStream: @unchecked Sendable {
     /// Whether the body of a response with this status and these headers is streamed.
     let accept: @Sendable (Int, [HTTPHeader]) -> Bool

@@ -177,6 +177,7 @@ public struct CurlHTTPClient: HTTPClient {
 
 /// Collects a response as libcurl delivers it, enforcing the size cap, or hands the body to
 /// a `BodyStream` when the stream accepts the response's status and headers.
+// @unchecked: a C boundary — libcurl calls it through a raw pointer on the transfer's one thread.
 final class ResponseSink: @unchecked Sendable {
     let limit: Int
     let stream: BodyStream?

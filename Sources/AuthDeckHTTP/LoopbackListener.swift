@@ -16,6 +16,7 @@ import Glibc
 /// timeout. Why connections are served together (one `poll` over all of them): an idle
 /// connection — a browser's speculative one, or a local process holding one open — must not
 /// hold up the right redirect behind it.
+// @unchecked: a C boundary — it owns a socket fd; only the waiting call uses it, `close` ends it.
 public final class LoopbackListener: @unchecked Sendable {
     public let port: UInt16
     public let path: String

@@ -1,6 +1,7 @@
 import Foundation
 
 /// A parsed JSON object with strict, typed field access (no silent coercion).
+// @unchecked: `fields` is JSONSerialization's `[String: Any]` (Any is not Sendable); immutable.
 public struct JSONObject: @unchecked Sendable {
     public let fields: [String: Any]
 

@@ -3,6 +3,7 @@ import Crypto
 import CryptoExtras
 
 /// A provider's published signing keys (RFC 7517), and signature checks with them.
+// @unchecked: its keys are JSONObjects (`Any` inside); immutable after parsing.
 public struct JWKSet: @unchecked Sendable {
     public let keys: [JSONObject]
 

@@ -1,6 +1,7 @@
 import Foundation
 
 /// A compact JWS (header.payload.signature), parsed but not yet trusted.
+// @unchecked: its JSONObjects hold `Any` from JSONSerialization; immutable after parsing.
 public struct JWT: @unchecked Sendable {
     public let header: JSONObject
     public let claims: JSONObject

@@ -14,6 +14,7 @@ import Glibc
 /// the core limit the user had, and so does `authdeck-full` when the front hands a command
 /// over (`handOver()`).
 public enum CrashHygiene {
+    // nonisolated(unsafe): set once at start-up, before any thread, and read by exec'ing code.
     nonisolated(unsafe) private static var inherited = rlimit()
     nonisolated(unsafe) private static var disabled = false
 

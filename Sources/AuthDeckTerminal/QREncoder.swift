@@ -10,6 +10,7 @@ public enum QREncoder {
     private typealias EncodeString = @convention(c) (UnsafePointer<CChar>, Int32, Int32, Int32, Int32) -> UnsafeMutableRawPointer?
     private typealias Free = @convention(c) (UnsafeMutableRawPointer?) -> Void
 
+    // @unchecked: a C boundary — dlopen'ed function pointers, set once and only called.
     private struct Library: @unchecked Sendable {
         let encode: EncodeString
         let free: Free

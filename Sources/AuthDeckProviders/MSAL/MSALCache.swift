@@ -4,6 +4,7 @@ import AuthDeckOAuth
 
 /// An MSAL token cache (MSAL Python / Azure CLI `msal_token_cache.json`, PROVIDERS.md §2),
 /// held as the JSON it came from so that unknown sections and fields survive a rewrite.
+// @unchecked: `root` is JSON as `[String: Any]` (Any is not Sendable); a value, copied on write, never shared mutable.
 public struct MSALCache: @unchecked Sendable {
     public private(set) var root: [String: Any]
 

@@ -13,6 +13,7 @@ import Glibc
 /// or removed. A signal that ends the process (Ctrl-C, SIGTERM, SIGHUP) removes the new file
 /// too (`SignalShield.removeOnSignal`); one left by SIGKILL or a crash is swept by a later
 /// download beside the same file once it is an hour old (`OutputFile+Sweep`).
+// @unchecked: a C boundary — an fd written by the transfer's thread, then closed by the caller after it ends.
 final class OutputFile: @unchecked Sendable {
     let path: String?
     let fd: Int32
