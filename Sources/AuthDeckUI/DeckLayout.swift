@@ -6,8 +6,10 @@ public struct DeckLayout: Equatable, Sendable {
     public let width: Int
     public let height: Int
     public var tooSmall: Bool { width < Self.minWidth || height < Self.minHeight }
+    /// The narrowest terminal with a providers pane beside the table.
+    public static let providersMinWidth = 100
     /// The providers pane is shown only when there is room for it beside the table.
-    public var providersWidth: Int { width >= 100 ? 26 : 0 }
+    public var providersWidth: Int { width >= Self.providersMinWidth ? 26 : 0 }
     public var tableX: Int { providersWidth }
     public var tableWidth: Int { width - providersWidth }
     /// Table header row and the first account row.

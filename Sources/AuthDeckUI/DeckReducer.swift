@@ -22,6 +22,7 @@ public enum DeckReducer {
         case .tick(let now):
             state.now = now
             state.spinnerPhase &+= 1
+            if state.message != nil, let at = state.messageAt, now - at >= DeckState.messageLife { state.message = nil }
             guard let at = state.reloadAt, now >= at else { return renewDue(&state, now: now) }
             state.reloadAt = nil
             return [.reload] + renewDue(&state, now: now)
@@ -154,7 +155,13 @@ public enum DeckReducer {
         case .pageDown: move(&state, by: 10)
         case .first: move(&state, by: -100_000)
         case .last: move(&state, by: 100_000)
-        case .switchPane: state.pane = state.pane == .accounts ? .providers : .accounts
+        case .switchPane:
+            // At 80 columns there is no providers pane to switch to: say so rather than nothing.
+            guard DeckLayout(width: state.width, height: state.height).providersWidth > 0 else {
+                state.message = "The providers pane needs a terminal of at least \(DeckLayout.providersMinWidth) columns; / filters by provider."
+                return []
+            }
+            state.pane = state.pane == .accounts ? .providers : .accounts
         case .cancel:
             if !state.filter.isEmpty { state.filter = "" }
         case .renew:
@@ -202,7 +209,11 @@ public enum DeckReducer {
             }
             return [.makeDefault(id: row.id)]
         case .logout:
-            if let row = state.selectedRow {
+            if let row = state.selectedRow, row.holdsNothing {
+                // Nothing to revoke or delete: asking "sign out?" again promised what it cannot do.
+                state.message = "\(state.accountName(row.id)) holds no credentials to sign out; Enter signs it in"
+                    + (row.keepsRegistration ? "." : ", p prunes it once it is stale.")
+            } else if let row = state.selectedRow {
                 state.modal = .confirmLogout(id: row.id, username: state.accountName(row.id), offersClearRegistration: row.keepsRegistration)
             }
         case .add:

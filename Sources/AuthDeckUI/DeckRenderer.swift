@@ -394,7 +394,7 @@ public enum DeckRenderer {
         case .prune(let items):
             box(&b, title: "Prune \(items.count) stale account\(items.count == 1 ? "" : "s")?",
                 lines: items.map { ("\($0.username) — \($0.reason)", .stale) },
-                footer: [("", .modal), ("They go to a quarantine for 30 days (u restores).", .dim), ("y prune · n cancel", .accent)], indent: 2, g)
+                footer: [("", .modal), (items.count == 1 ? "It goes to the quarantine for 30 days (u restores)." : "They go to the quarantine for 30 days (u restores).", .dim), ("y prune · n cancel", .accent)], indent: 2, g)
         case .confirmLogout(_, let user, let offersClear):
             box(&b, title: "Sign out?", lines: [("Sign out \(user) and delete its credentials?", .modal)]
                 + (offersClear ? [("The username and preferences are kept unless you clear the registration.", .dim)] : []),

@@ -10,6 +10,9 @@ public struct DeckRow: Equatable, Sendable {
     public var keepsRegistration = false
     /// Its provider's default account (`authdeck use`): the USER cell ends with ` *`.
     public var isDefault = false
+    /// It holds no credential at all (signed out with its registration kept, or a sign-in
+    /// that never finished): there is nothing to sign out.
+    public var holdsNothing = false
     public var displayName: String
     public var username: String
     public var realm: String

@@ -37,6 +37,8 @@ public enum DeckSnapshot {
                                 neverExpires: state.isUsable && entries[index].usableUntil == nil,
                                 lastUsed: entries[index].stored.account.lastUsedAt, renewable: renewable, detail: detail))
             rows[rows.count - 1].keepsRegistration = keepsRegistration
+            let held = entries[index].stored.credentials
+            rows[rows.count - 1].holdsNothing = held.accessTokens.isEmpty && held.refreshToken == nil && held.cookies.isEmpty
             if profile != nil, renewable, let until = expiry, until > now {
                 // Inside the clock-skew margin: not usable by our clock, still taken by the
                 // provider's — due now, or it lapses while the open deck watches (a

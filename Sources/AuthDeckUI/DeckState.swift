@@ -46,8 +46,12 @@ public struct DeckState: Equatable, Sendable {
     /// When an account may be renewed ahead of expiry again, as the renewal pacing said (see
     /// `renewDue`): the back-off is the application's, the deck only keeps the date.
     public var renewNotBefore: [String: Instant] = [:]
-    /// The last message for the status line.
-    public var message: String?
+    /// The last message for the status line; it goes after `messageLife` (see `tick`).
+    public var message: String? { didSet { messageAt = now } }
+    /// When `message` was set.
+    public var messageAt: Instant?
+    /// How long a message stays: "Renewed x." an hour later reads as news.
+    public static let messageLife = TimeSpan.seconds(30)
     public var storePath: String
     public var keySource: String
     public var themeName: String

@@ -103,6 +103,40 @@ import AuthDeckUI
         #expect(DeckReducer.reduce(&s, .tick(now + .seconds(39))) == [.renewAhead(ids: [id])], "no date: at once")
     }
 
+    /// Trial leftovers of issue 31: Tab where no providers pane fits says so; `d` on an account
+    /// that holds nothing does not offer a sign-out; a message goes after 30 s.
+    @Test func tabAtEightyColumnsSaysWhyAndDOnNothingOffersNoSignOut() {
+        var narrow = DeckTestState.make(width: 80, height: 24)
+        #expect(press(&narrow, .tab) == [])
+        #expect(narrow.pane == .accounts)
+        #expect(narrow.message == "The providers pane needs a terminal of at least 100 columns; / filters by provider.")
+        var wide = DeckTestState.make(width: 120, height: 40)
+        _ = press(&wide, .tab)
+        #expect(wide.pane == .providers)
+
+        var s = DeckTestState.make(width: 120, height: 40)
+        let empty = s.rows.first { $0.holdsNothing }!
+        s.selectedID = empty.id
+        #expect(press(&s, .char("d")) == [])
+        #expect(s.modal == nil)
+        #expect(s.message?.hasPrefix("\(s.accountName(empty.id)) holds no credentials to sign out; Enter signs it in") == true)
+        s.selectedID = s.rows.first { !$0.holdsNothing }!.id
+        _ = press(&s, .char("d"))
+        #expect(s.modal != nil, "an account with credentials is asked about")
+    }
+
+    @Test func aMessageGoesAfterThirtySeconds() {
+        var s = DeckTestState.make(width: 120, height: 40)
+        let now = DeckTestState.now
+        for i in s.rows.indices { s.rows[i].renewAt = nil }
+        _ = press(&s, .char("s"))
+        #expect(s.message != nil)
+        _ = DeckReducer.reduce(&s, .tick(now + .seconds(29)))
+        #expect(s.message != nil)
+        _ = DeckReducer.reduce(&s, .tick(now + .seconds(30)))
+        #expect(s.message == nil, "\"Sorted by …\" half a minute later is not news")
+    }
+
     @Test func filterNarrowsAndEscapeClears() {
         var s = DeckTestState.make(width: 120, height: 40)
         _ = press(&s, .char("/"), .char("手"), .char("須"))
