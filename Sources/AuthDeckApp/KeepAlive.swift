@@ -41,7 +41,11 @@ public struct KeepAlive {
         let plan = KeepAlivePlan(assessment, skew: skew, renewBefore: { profiles[$0.account.providerId]?.renewBefore },
                                  silentRenewal: { s in profiles[s.account.providerId].map { ProviderCapabilities.renewsWithoutRefreshToken($0, s.credentials) } ?? false })
         let byId = Dictionary(assessment.entries.map { ($0.stored.account.id, $0) }, uniquingKeysWith: { a, _ in a })
-        for entry in assessment.entries where entry.state.isUsable { toldNeedsSignIn.remove(entry.stored.account.id) }
+        // Told again only once signed in anew: a token still valid after the provider refused
+        // its renewal is usable, yet the refusal stands (it was told on every pass).
+        for entry in assessment.entries where entry.state.isUsable && entry.stored.account.lastError?.errorClass != .needsInteraction {
+            toldNeedsSignIn.remove(entry.stored.account.id)
+        }
         let hooks = self.hooks(config)
         var next = plan.nextCheck
         var due: [(account: Account, need: RenewalNeed)] = []

@@ -200,4 +200,83 @@ import AuthDeckTestSupport
         #expect(named.sentence == "work/a0 could not be renewed [http 503]", "not twice")
         #expect(named.exitStatus == ExitStatus.transient)
     }
+
+    /// Records what `watch`'s hooks would have run.
+    final class Hooks: HookSink, Sendable {
+        let runs = Mutex<[String]>([])
+        func run(_ command: String, event: String, account: Account, expiresAt: Instant?, message: String?) async -> Int32? {
+            runs.withLock { $0.append("\(event) \(account.id)") }
+            return 0
+        }
+    }
+
+    /// `watch`'s pass below the binary: renews what is due, backs off after a passing failure
+    /// (asking nobody until then), and tells a needed sign-in to its hook once.
+    @Test func aWatchPassRenewsBacksOffAndTellsASignInOnce() async throws {
+        let adapter = Adapter(profile, clock: clock, life: .hours(1))
+        var (wiring, config, _) = try setUp(adapter, expiresIn: .minutes(20))
+        config.hooks = DeckHooks(onRenewed: "renewed", onNeedsSignIn: "needs")
+        let lines = Mutex<[String]>([])
+        let hooks = Hooks()
+        var watch = KeepAlive(wiring: wiring, log: { line in lines.withLock { $0.append(line) } }) { _ in hooks }
+
+        // The token (20 min) does not outlive renew_before (30 min): renewed, and the next pass
+        // is due when the new one (1 h) enters renew_before.
+        let next = await watch.pass(config: config)
+        #expect(adapter.calls == 1)
+        #expect(hooks.runs.withLock { $0 } == ["renewed work/a0"])
+        #expect(next == clock.now() + .hours(1) - .seconds(60) - .minutes(30))
+
+        clock.advance(.minutes(31))
+        adapter.failure.withLock { $0 = AuthFailure(.transient, code: "http 503", remedy: "the provider is unavailable") }
+        #expect(await watch.pass(config: config) == clock.now() + .seconds(5))
+        #expect(lines.withLock { $0.last }?.hasSuffix("work/a0 was not renewed (the provider is unavailable [http 503]); nothing was changed, trying again in 5 s") == true)
+        #expect(await watch.pass(config: config) == clock.now() + .seconds(5), "inside the back-off: nobody asked")
+        #expect(adapter.calls == 2)
+
+        clock.advance(.seconds(5))
+        adapter.failure.withLock { $0 = AuthFailure(.needsInteraction, code: "invalid_grant", remedy: "the grant was revoked") }
+        _ = await watch.pass(config: config)
+        _ = await watch.pass(config: config)
+        #expect(hooks.runs.withLock { $0 } == ["renewed work/a0", "needs_sign_in work/a0"], "told once")
+    }
+
+    /// `refresh` below the binary: `--all` renews what expires soon and reports what needs a
+    /// person; a named account is renewed however fresh; a gone provider is named.
+    @Test func refreshRenewsWhatIsDueAndSaysWhatCannot() async throws {
+        let adapter = Adapter(profile, clock: clock, life: .hours(1))
+        let (wiring, config, accounts) = try setUp(adapter, count: 2, expiresIn: .minutes(5))
+        let refresh = Refresh(wiring: wiring, config: config)
+        let (targets, needSignIn) = try await refresh.due(force: false)
+        #expect(targets.map(\.stored.account.id) == ["work/a0", "work/a1"])
+        #expect(needSignIn.isEmpty)
+        let results = await refresh.run(targets, named: false, parallel: 1)
+        #expect(results.allSatisfy { $0.ok })
+        #expect(results.map(\.expiresAt) == [clock.now() + .hours(1), clock.now() + .hours(1)])
+        #expect(try await refresh.due(force: false).targets.isEmpty, "nothing due after")
+        let named = await refresh.run([(try #require(try wiring.store.account(id: accounts[0].id)), true)], named: true, parallel: 1)
+        #expect(named.first?.ok == true)
+        #expect(adapter.calls == 3, "a named account is renewed however fresh")
+        var gone = config
+        gone.providers = []
+        let orphan = await Refresh(wiring: wiring, config: gone).run([(try #require(try wiring.store.account(id: accounts[1].id)), true)], named: true, parallel: 1)
+        #expect(orphan.first?.failure?.remedy.hasPrefix("no provider \"work\" in") == true)
+    }
+
+    /// The deck's renewal ahead and its Enter below the binary: paced by the pacing the deck
+    /// keeps, and Enter renews at once.
+    @Test func reauthenticationRenewsAheadPacedAndEnterAtOnce() async throws {
+        let adapter = Adapter(profile, clock: clock)
+        let (wiring, config, accounts) = try setUp(adapter, expiresIn: .minutes(20))
+        let pacing = RenewalPacing()
+        let deck = Reauthentication(wiring: wiring, config: config, pacing: pacing)
+        guard case .renewed = try await deck.renewAhead(accounts[0].id) else { Issue.record("not renewed"); return }
+        guard case .deferred = try await deck.renewAhead(accounts[0].id) else { Issue.record("not paced"); return }
+        struct NoPrompts: SignInPresenter { func present(_ prompt: SignInPrompt) async {} }
+        guard case .renewed = try await deck.renewOrSignIn(accounts[0].id, interactive: true, presenter: NoPrompts()) else {
+            Issue.record("Enter did not renew"); return
+        }
+        #expect(adapter.calls == 2)
+        await #expect(throws: Refusal.self) { try await deck.renewAhead("work/gone") }
+    }
 }
