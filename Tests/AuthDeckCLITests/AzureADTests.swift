@@ -67,6 +67,27 @@ import AuthDeckPlatform
         try run("login", "work", "--password", "--username", user, env: ["AUTHDECK_PASSWORD": password])
     }
 
+    /// `login --json` prints the account as `accounts --json` prints it: one shape, one writer
+    /// (empty arrays were `[\n\n]` from one and `[]` from the other; the default flag was
+    /// always false).
+    @Test func loginJSONIsTheAccountAsAccountsJSONShowsIt() throws {
+        let login = try run("login", "work", "--password", "--username", "taro@contoso.com", "--json",
+                            env: ["AUTHDECK_PASSWORD": "taro-pass-123"])
+        #expect(login.status == 0, "\(login.stderr)")
+        #expect(try run("use", "work/taro@contoso.com").status == 0)
+        let again = try run("login", "work", "--password", "--username", "taro@contoso.com", "--json",
+                            env: ["AUTHDECK_PASSWORD": "taro-pass-123"])
+        let listed = try run("accounts", "--json").stdout
+        // The one element of the array, indented as the array indents it; seconds may tick.
+        func comparable(_ text: String) -> String {
+            text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.hasPrefix("\"expires_in_seconds\"") && $0 != "[" && $0 != "]" }.joined(separator: "\n")
+        }
+        #expect(comparable(again.stdout) == comparable(listed), "login --json:\n\(again.stdout)\naccounts --json:\n\(listed)")
+        #expect(again.stdout.contains("\"default\" : true"))
+        #expect(again.stdout.contains("\"cookies\" : []"))
+    }
+
     @Test func deviceLoginShowsMicrosoftsMessageAndKeysTheAccountByHomeAccountId() throws {
         let login = try deviceLogin()
         #expect(try login.wait() == 0, "\(login.stderr)")

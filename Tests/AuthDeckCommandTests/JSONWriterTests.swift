@@ -6,7 +6,7 @@ import AuthDeckTestSupport
 @testable import AuthDeckCLI
 
 /// The hand-built JSON of `accounts --json`, written straight from the deck's entries, is byte
-/// for byte what JSONEncoder writes for the same `AccountJSON`s: every field, every state of
+/// for byte what JSONEncoder writes for the same `AccountShape`s: every field, every state of
 /// the fixture deck, hostile strings, whole or in pieces.
 @Suite struct JSONWriterTests {
     func encoderText<T: Encodable>(_ value: T) throws -> String {
@@ -37,7 +37,7 @@ import AuthDeckTestSupport
         let assessment = DeckAssessment(accounts: DeckFixture(now: now).accounts + [hostile], providers: config.knownProviders,
                                         statePolicy: config.statePolicy, pruneSettings: config.pruneSettings, now: now)
         let skew = config.statePolicy.clockSkew
-        let accounts = assessment.entries.map { AccountJSON($0, now: now, skew: skew) }
+        let accounts = assessment.entries.map { AccountShape($0, now: now, skew: skew) }
         #expect(accounts.count > 10)
         let written = streamed(assessment.entries, now: now, skew: skew)
         #expect(written == (try encoderText(accounts)))
@@ -77,3 +77,92 @@ import AuthDeckTestSupport
     }
 }
 
+/// The account shape as authdeck(1) documents it, described independently of the writer: the
+/// oracle JSONEncoder turns into the bytes `AccountJSON` must write.
+struct AccountShape: Encodable {
+    struct ErrorJSON: Encodable {
+        var `class`: String
+        var code: String
+        var remedy: String
+        var at: String
+    }
+    struct AccessTokenJSON: Encodable {
+        var scopes: [String]
+        var token_type: String
+        var obtained_at: String
+        var expires_at: String?
+        var valid: Bool
+    }
+    struct RefreshTokenJSON: Encodable {
+        var generation: Int
+        var obtained_at: String
+        var expires_at: String?
+    }
+    struct CookieJSON: Encodable {
+        var name: String
+        var domain: String
+        var path: String
+        var expires_at: String?
+        var secure: Bool
+        var http_only: Bool
+    }
+
+    var id: String
+    var provider: String
+    var subject: String
+    var username: String
+    var display_name: String
+    var realm: String?
+    var state: String
+    var state_reason: String?
+    var renewable: Bool?
+    var expires_at: String?
+    var expires_in_seconds: Int64?
+    var created_at: String
+    /// The account a bare provider id stands for (`authdeck use`).
+    var `default`: Bool
+    var last_sign_in_at: String?
+    var last_used_at: String?
+    var last_error: ErrorJSON?
+    var failed_attempts: Int
+    var access_tokens: [AccessTokenJSON]
+    var refresh_token: RefreshTokenJSON?
+    var cookies: [CookieJSON]
+    var id_token_claims: [String: String]
+    var quarantined_at: String?
+
+    init(_ entry: DeckAssessment.Entry, now: Instant, skew: TimeSpan, isDefault: Bool = false) {
+        let a = entry.stored.account
+        let c = entry.stored.credentials
+        id = a.id
+        provider = a.providerId
+        subject = a.subject
+        username = a.username
+        display_name = a.displayName
+        realm = a.realm
+        state = entry.state.key
+        state_reason = entry.state.reason
+        renewable = entry.state.renewable
+        expires_at = entry.expiry?.iso8601
+        expires_in_seconds = entry.expiry.map { ($0 - now).seconds }
+        created_at = a.createdAt.iso8601
+        `default` = isDefault
+        last_sign_in_at = a.lastSignInAt?.iso8601
+        last_used_at = a.lastUsedAt?.iso8601
+        last_error = a.lastError.map { ErrorJSON(class: $0.errorClass.rawValue, code: $0.code, remedy: $0.remedy, at: $0.at.iso8601) }
+        failed_attempts = a.failedAttempts
+        access_tokens = c.accessTokens.map {
+            AccessTokenJSON(scopes: $0.scopes, token_type: $0.tokenType, obtained_at: $0.obtainedAt.iso8601,
+                            expires_at: $0.expiresAt?.iso8601, valid: $0.isValid(at: now, skew: skew))
+        }
+        refresh_token = c.refreshToken.map {
+            RefreshTokenJSON(generation: $0.generation, obtained_at: $0.obtainedAt.iso8601, expires_at: $0.expiresAt?.iso8601)
+        }
+        cookies = c.cookies.map {
+            CookieJSON(name: $0.name, domain: $0.domain, path: $0.path, expires_at: $0.expiresAt?.iso8601,
+                       secure: $0.secure, http_only: $0.httpOnly)
+        }
+        id_token_claims = c.idTokenClaims
+        quarantined_at = a.quarantinedAt?.iso8601
+    }
+}

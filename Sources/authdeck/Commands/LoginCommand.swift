@@ -55,7 +55,8 @@ struct LoginCommand: AsyncParsableCommand {
         if json {
             let assessment = try context.assess(store, config)
             if let entry = assessment.entries.first(where: { $0.stored.account.id == stored.account.id }) {
-                return try Output.json(AccountJSON(entry, now: assessment.now, skew: config.statePolicy.clockSkew))
+                let isDefault = (try? store.defaultAccounts(providers: [stored.account.providerId]))?.values.contains(stored.account.id) ?? false
+                return AccountJSON.document(entry, now: assessment.now, skew: config.statePolicy.clockSkew, isDefault: isDefault, to: Output.write)
             }
         }
         let who = "\(TerminalText.inert(stored.account.username)) (\(stored.account.id))"
