@@ -51,8 +51,10 @@ struct CachedTokenReader {
 
     func found(_ ask: Ask) -> Found? {
         let location = StoreLocation.resolve(storeFlag: nil, environment: environment)
-        let configPath = XDG.configFile(flag: nil, environment: environment).path
-        guard let configIdentity = TokenFastPath.configIdentity(path: configPath),
+        let config = XDG.configFile(flag: nil, environment: environment)
+        guard let configIdentity = TokenFastPath.configIdentity(path: config.path),
+              // A file named by AUTHDECK_CONFIG must exist: authdeck-full says so when it does not.
+              !(config.explicit && configIdentity.hasPrefix("absent ")),
               Self.ownerOnly(location.directory, directory: true),
               Self.ownerOnly(location.databasePath), Self.ownerOnly(location.keyFilePath),
               // SQLite would use a -wal, -shm or -journal that another user put beside the store:

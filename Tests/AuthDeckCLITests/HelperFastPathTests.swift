@@ -182,6 +182,17 @@ import AuthDeckPlatform
         #expect(jiro != answer && jiro.contains(fixture.secrets[2]))
     }
 
+    /// No config file is a config too (no routes, the default margin), but one that
+    /// `AUTHDECK_CONFIG` names must exist: authdeck-full says so, and the front hands over.
+    @Test func aMissingConfigIsRecordedButAMissingNamedOneIsAnError() throws {
+        try FileManager.default.removeItem(atPath: configPath)
+        try expectSameAnswer(["kube-credential", "work/0000a001"])
+        let named = try runner.run(["kube-credential", "work/0000a001"], env: ["AUTHDECK_CONFIG": configPath])
+        #expect(named.status != 0 && named.stdout.isEmpty, "\(named.stdout)")
+        try expectHandedOver(["kube-credential", "work/0000a001"], env: ["AUTHDECK_CONFIG": configPath], "a named config that is missing")
+        try expectHandedOver(["token", "work/0000a001"], env: ["AUTHDECK_CONFIG": configPath], "a named config that is missing")
+    }
+
     /// The record decides whose token git gets: one edited without the key (a route pointed at
     /// another account, a seal copied from another record) is handed over, never believed.
     @Test func aRouteRecordEditedWithoutTheKeyIsNotBelieved() throws {
