@@ -71,6 +71,14 @@ public enum SealingContext {
     /// decides until when the front serves a cached token.
     public static func fastPath(_ encoded: String) -> String { "authdeck/v3/meta/fast_token/\(field(encoded))" }
 
+    /// The seal of the helpers' fast-path record (`fast_helpers.v1` in meta): its routes decide
+    /// which account's token the front gives git for a URL, and its margin until when.
+    public static func helperFastPath(_ encoded: String) -> String { "authdeck/v3/meta/fast_helpers/\(field(encoded))" }
+
+    /// A provider-level secret (a client certificate, the default account), bound to its
+    /// provider and name. Here because the front reads the default account too.
+    public static func providerSecret(_ provider: String, _ name: String) -> String { "authdeck/v1/provider_secrets/\(provider)/\(name)" }
+
     /// The seal of a cached discovery document or key set, whose sealed value is the body
     /// itself: bound to its URL and fetch time, so a cache rewritten without the key (another
     /// `token_endpoint`, a fresher `fetched_at`) is discarded and fetched again, never trusted.

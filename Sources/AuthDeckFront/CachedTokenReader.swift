@@ -21,13 +21,40 @@ import AuthDeckSQLite
 /// with its renewal, its errors and its warnings. So this type never prints anything but a
 /// token and never decides anything `authdeck-full` would decide differently: account
 /// matching and token choice are AuthDeckCore's, the same code the full binary runs.
+///
+/// git's and kubectl's helpers (`git-credential get`, `kube-credential`) are answered the same
+/// way from the helpers' record (`HelperFastPath`): the `[[credential]]` routes the full binary
+/// last read, with the same route matching, default account and token choice.
 struct CachedTokenReader {
+    /// What is asked, as each command names it.
+    enum Ask: Equatable {
+        /// `authdeck token ACCOUNT`.
+        case token(account: String)
+        /// `authdeck kube-credential ACCOUNT [--scope S]…`.
+        case kube(account: String, scopes: [String])
+        /// `authdeck git-credential get` for a URL: its `[[credential]]` route decides.
+        case git(url: String)
+    }
+
+    /// A token found, with its expiry and the username a helper presents.
+    struct Found {
+        var value: String
+        var expiresAt: Instant?
+        var username: String
+    }
+
     let environment: [String: String]
 
     func token(for query: String) -> String? {
+        found(.token(account: query))?.value
+    }
+
+    func found(_ ask: Ask) -> Found? {
         let location = StoreLocation.resolve(storeFlag: nil, environment: environment)
-        let configPath = XDG.configFile(flag: nil, environment: environment).path
-        guard let configIdentity = TokenFastPath.configIdentity(path: configPath),
+        let config = XDG.configFile(flag: nil, environment: environment)
+        guard let configIdentity = TokenFastPath.configIdentity(path: config.path),
+              // A file named by AUTHDECK_CONFIG must exist: authdeck-full says so when it does not.
+              !(config.explicit && configIdentity.hasPrefix("absent ")),
               Self.ownerOnly(location.directory, directory: true),
               Self.ownerOnly(location.databasePath), Self.ownerOnly(location.keyFilePath),
               // SQLite would use a -wal, -shm or -journal that another user put beside the store:
@@ -37,10 +64,10 @@ struct CachedTokenReader {
               // "./": a relative name starting with "file:" is a file, never an SQLite URI.
               let db = try? SQLiteConnection(path: location.databasePath.hasPrefix("/") ? location.databasePath : "./" + location.databasePath)
         else { return nil }
-        return try? answer(query, db: db, wrappingKey: wrappingKey, configIdentity: configIdentity)
+        return try? answer(ask, db: db, wrappingKey: wrappingKey, configIdentity: configIdentity)
     }
 
-    private func answer(_ query: String, db: SQLiteConnection, wrappingKey: SymmetricKey, configIdentity: String) throws -> String? {
+    private func answer(_ ask: Ask, db: SQLiteConnection, wrappingKey: SymmetricKey, configIdentity: String) throws -> Found? {
         let now = Instant(secondsSinceEpoch: Int64(time(nil)))
         // One read transaction: the key, the account and its tokens from the same snapshot.
         try db.execute("BEGIN")
@@ -51,19 +78,38 @@ struct CachedTokenReader {
             guard StoreLayout.migrations.contains(migrations.string(0)) else { return nil }
         }
         var meta: [String: [UInt8]] = [:]
-        let metaRows = try db.statement("SELECT key, value FROM meta WHERE key IN (?, ?, ?, ?)",
+        let metaRows = try db.statement("SELECT key, value FROM meta WHERE key IN (?, ?, ?, ?, ?, ?)",
                                         [.text(StoreLayout.keySourceKey), .text(StoreLayout.dataKeyKey("file")), .text(TokenFastPath.metaKey),
-                                         .text(TokenFastPath.sealKey)])
+                                         .text(TokenFastPath.sealKey), .text(HelperFastPath.metaKey), .text(HelperFastPath.sealKey)])
         while try metaRows.next() { meta[metaRows.string(0)] = metaRows.bytes(1) }
         func text(_ key: String) -> String? { meta[key].map { String(decoding: $0, as: UTF8.self) } }
         guard (text(StoreLayout.keySourceKey) ?? "file") == "file",
-              let record = text(TokenFastPath.metaKey).flatMap(TokenFastPath.init(encoded:)),
-              record.configIdentity == configIdentity,
               let wrapped = meta[StoreLayout.dataKeyKey("file")],
               let rawDataKey = SealedValue.open(wrapped, key: wrappingKey, context: SealingContext.dataKey(source: "file")) else { return nil }
         let dataKey = SymmetricKey(data: rawDataKey)
-        guard let recordSeal = meta[TokenFastPath.sealKey],
-              SealedValue.open(recordSeal, key: dataKey, context: SealingContext.fastPath(record.encoded)) != nil else { return nil }
+
+        // The record of the config file as authdeck-full last read it, believed only when it
+        // names this very file and its seal opens: it decides the margin and, for git, the route.
+        let query: String, scopes: [String], username: String?, skew: Int64
+        switch ask {
+        case .token(let account):
+            guard let record = text(TokenFastPath.metaKey).flatMap(TokenFastPath.init(encoded:)),
+                  record.configIdentity == configIdentity, let recordSeal = meta[TokenFastPath.sealKey],
+                  SealedValue.open(recordSeal, key: dataKey, context: SealingContext.fastPath(record.encoded)) != nil else { return nil }
+            (query, scopes, username, skew) = (account, [], nil, record.clockSkewSeconds)
+        case .kube, .git:
+            guard let record = text(HelperFastPath.metaKey).flatMap(HelperFastPath.init(encoded:)),
+                  record.configIdentity == configIdentity, let recordSeal = meta[HelperFastPath.sealKey],
+                  SealedValue.open(recordSeal, key: dataKey, context: SealingContext.helperFastPath(record.encoded)) != nil else { return nil }
+            skew = record.clockSkewSeconds
+            switch ask {
+            case .kube(let account, let asked): (query, scopes, username) = (account, asked, nil)
+            case .git(let url):
+                guard let route = CredentialRoute.route(for: url, in: record.routes) else { return nil }
+                (query, scopes, username) = (route.account, route.scopes, route.username)
+            case .token: return nil
+            }
+        }
 
         var accounts: [Account] = []
         let accountRows = try db.statement("SELECT id, provider_id, subject, username, display_name, created_at, last_used_at FROM accounts WHERE quarantined_at IS NULL ORDER BY provider_id, username, id")
@@ -73,7 +119,19 @@ struct CachedTokenReader {
                                     displayName: row.string(4), createdAt: Instant(secondsSinceEpoch: row.int64(5)),
                                     lastUsedAt: row.optionalInt64(6).map(Instant.init(secondsSinceEpoch:))))
         }
-        guard case .found(let account) = AccountMatcher.resolve(query, in: accounts) else { return nil }
+        // A provider id naming several accounts stands for its default (`authdeck use`), as in
+        // authdeck-full; a default whose seal does not open is authdeck-full's to judge.
+        var doubt = false
+        let outcome = AccountMatcher.resolve(query, in: accounts) { provider in
+            let row = try? db.statement("SELECT sealed_value FROM provider_secrets WHERE provider_id = ? AND name = ?",
+                                        [.text(provider), .text(StoreLayout.defaultAccountSecret)])
+            guard let row, let present = try? row.next() else { doubt = true; return nil }
+            guard present else { return nil }
+            guard let sealed = row.bytes(0), let id = SealedValue.open(sealed, key: dataKey, context: SealingContext.providerSecret(
+                provider, StoreLayout.defaultAccountSecret)) else { doubt = true; return nil }
+            return String(decoding: id, as: UTF8.self)
+        }
+        guard !doubt, case .found(let account) = outcome else { return nil }
         // The row must match its seal (provider, subject, username, realm): one edited without
         // the key goes to authdeck-full, which refuses it and says so.
         let sealRow = try db.statement("SELECT realm, seal FROM accounts WHERE id = ?", [.text(account.id)])
@@ -95,7 +153,7 @@ struct CachedTokenReader {
                                       expiresAt: row.optionalInt64(5).map(Instant.init(secondsSinceEpoch:))))
         }
         let credentials = Credentials(accessTokens: tokens)
-        guard let token = credentials.usableAccessToken(for: [], at: now, skew: .seconds(record.clockSkewSeconds)),
+        guard let token = credentials.usableAccessToken(for: scopes, at: now, skew: .seconds(skew)),
               let row = sealed[token.id],
               let value = SealedValue.open(row.value, key: dataKey, context: SealingContext.accessToken(
                   token.id, account: account.id, scopes: row.scopes, requested: row.requested, expiresAt: row.expires,
@@ -104,7 +162,7 @@ struct CachedTokenReader {
             // As `DeckStore.touch`; a failure is not the caller's problem.
             try? db.execute(StoreLayout.touchSQL, [.integer(now.secondsSinceEpoch), .text(account.id)])
         }
-        return String(decoding: value, as: UTF8.self)
+        return Found(value: String(decoding: value, as: UTF8.self), expiresAt: token.expiresAt, username: username ?? account.username)
     }
 
     /// The key of a key file (`KeyFileFormat`), nil when it is not one.

@@ -1,10 +1,12 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import AuthDeckCore
 import AuthDeckPlatform
 
-/// `authdeck`: a small front that answers `authdeck token ACCOUNT` itself when a cached token
-/// is valid, and `exec`s `authdeck-full` for everything else.
+/// `authdeck`: a small front that answers `authdeck token ACCOUNT`, `git-credential get` and
+/// `kube-credential ACCOUNT` itself when a cached token is valid, and `exec`s `authdeck-full`
+/// for everything else.
 ///
 /// Why two binaries: scripts and shell prompts call `authdeck token` constantly, and the full
 /// binary is slow to start (a large image: GRDB, TOMLKit, ArgumentParser, Foundation, ncurses);
@@ -25,6 +27,31 @@ enum FrontMain {
                 exit(writeAll(token + "\n") ? 0 : 1)
             }
             CrashHygiene.handOver()
+        }
+        // git's helper for a URL, as `setup-git` writes it: the request is on stdin.
+        if arguments.count == 3, arguments[1] == "git-credential", arguments[2] == "get" {
+            CrashHygiene.install()
+            let input = StandardInput.readAll()
+            if let url = GitCredentialRequest.read(from: input.bytes).url,
+               let found = CachedTokenReader(environment: environment()).found(.git(url: url)),
+               let answer = GitCredentialRequest.answer(username: found.username, token: found.value, expiresAt: found.expiresAt) {
+                exit(writeAll(answer) ? 0 : 1)
+            }
+            CrashHygiene.handOver()
+            // authdeck-full reads the same request; a request that cannot be given back is an error.
+            guard input.replay() else { FullBinary.fail("cannot hand the credential request to \(FullBinary.name): \(String(cString: strerror(errno)))") }
+        }
+        // kubectl's exec plugin, as `setup-kube` writes it.
+        if arguments.count >= 3, arguments[1] == "kube-credential" {
+            let env = environment()
+            if let call = KubeCall(arguments, environment: env) {
+                CrashHygiene.install()
+                if let found = CachedTokenReader(environment: env).found(.kube(account: call.account, scopes: call.scopes)),
+                   let answer = ExecCredentialText.plain(apiVersion: call.apiVersion, token: found.value, expiresAt: found.expiresAt) {
+                    exit(writeAll(answer) ? 0 : 1)
+                }
+                CrashHygiene.handOver()
+            }
         }
         FullBinary.exec(arguments)
     }

@@ -23,7 +23,7 @@ enum FullBinary {
 
     static func locations() -> [String] { InstallPaths.companion(name) }
 
-    private static func fail(_ message: String) -> Never {
+    static func fail(_ message: String) -> Never {
         let line = "authdeck: \(message)\n"  // as authdeck-full prints errors
         _ = line.utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
         exit(1)

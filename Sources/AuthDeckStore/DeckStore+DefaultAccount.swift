@@ -1,4 +1,5 @@
 import AuthDeckCore
+import AuthDeckVault
 
 /// Each provider's default account (`authdeck use`): the account a bare provider id stands for
 /// when the provider has several.
@@ -7,7 +8,7 @@ import AuthDeckCore
 /// it is sealed and bound to its provider like everything else that routes a credential — a
 /// writer without the key cannot point `work` at another account.
 extension DeckStore {
-    static let defaultAccountName = "default_account"
+    static let defaultAccountName = StoreLayout.defaultAccountSecret
 
     /// The default account id of `provider`, if one is set.
     public func defaultAccount(provider: String) throws -> String? {

@@ -4,7 +4,7 @@ import AuthDeckCore
 
 /// Provider-level sealed secrets (client certificates and keys for mutual TLS).
 extension DeckStore: ProviderSecretStore {
-    static func providerContext(_ provider: String, _ name: String) -> String { "authdeck/v1/provider_secrets/\(provider)/\(name)" }
+    static func providerContext(_ provider: String, _ name: String) -> String { SealingContext.providerSecret(provider, name) }
 
     public func providerSecret(_ name: String, provider: String) throws -> Secret? {
         try read { db in

@@ -9,6 +9,10 @@ public enum StoreLayout {
     public static let keySourceKey = "key_source"
     public static func dataKeyKey(_ source: String) -> String { "data_key." + source }
 
+    /// The provider secret naming a provider's default account (`authdeck use`), which both
+    /// binaries read when a provider id names several accounts.
+    public static let defaultAccountSecret = "default_account"
+
     /// "Last used" moves at most once a minute: a script calling `token` in a loop writes once.
     public static let lastUsedResolution: Int64 = 60
     /// The update both binaries run (?1 now, ?2 the account id).

@@ -9,11 +9,19 @@ import AuthDeckApp
 struct RoutedToken {
     let context: DeckContext
     let config: DeckConfig
+    /// The config file's identity taken before `config` was read: given, the routes and margin
+    /// are recorded for the front (`HelperFastPath`), which then answers the next calls alone.
+    var configIdentity: String? = nil
 
-    /// The token and the username to present; a `CLIError` when the account cannot be found
-    /// (naming the `[[credential]]` entry when `fromConfig`) or cannot give a token without a person.
+    /// The token and the username to present; a `ReportedError` when the account cannot be
+    /// found (naming the `[[credential]]` entry when `fromConfig`) or cannot give a token without
+    /// a person.
     func token(for route: CredentialRoute, fromConfig: Bool = true) async throws -> (AccessToken, username: String) {
         let store = try context.openStore()
+        if let configIdentity {
+            try? store.saveHelperFastPath(configIdentity: configIdentity, clockSkewSeconds: config.statePolicy.clockSkew.seconds,
+                                          routes: config.credentials)
+        }
         let stored: StoredAccount
         do {
             stored = try context.resolveAccount(route.account, in: store)

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import AuthDeckCore
 import AuthDeckApp
+import AuthDeckPlatform
 
 /// `authdeck git-credential get|store|erase`: git's credential-helper protocol over the
 /// `[[credential]]` entries of config.toml.
@@ -26,44 +27,22 @@ struct GitCredentialCommand: AsyncParsableCommand {
         }
         guard let url = request.url else { return }
         let context = DeckContext(global)
+        // Taken before the file is read, so an edit in between makes the front's record stale.
+        let configIdentity = TokenFastPath.configIdentity(path: context.configPath)
         let config = try context.loadConfig()
         guard let route = CredentialRoute.route(for: url, in: config.credentials) else { return }
         do {
-            let (token, username) = try await RoutedToken(context: context, config: config).token(for: route)
+            let (token, username) = try await RoutedToken(context: context, config: config, configIdentity: configIdentity).token(for: route)
             // git reads `key=value` lines: a username (a provider's claim, or config) holding a
             // line break or NUL would add attributes of its own (`url=`, `password=`) to the answer.
-            guard !(username + token.value.exposedValue).contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\0" }) else {
+            guard let answer = GitCredentialRequest.answer(username: username, token: token.value.exposedValue, expiresAt: token.expiresAt) else {
                 return Output.error("git-credential for \(TerminalText.inert(url)): the username or token holds a line break; nothing was given to git")
             }
-            var answer = "username=\(username)\npassword=\(token.value.exposedValue)\n"
-            if let expiry = token.expiresAt { answer += "password_expiry_utc=\(expiry.secondsSinceEpoch)\n" }
             Output.raw(answer)
         } catch let error as ReportedError where error is CLIError || error is AuthFailure || error is TokenAccess.NeedsSignIn {
             // Nothing for git to use: it goes on to its next helper or its own prompt. (A store
             // that cannot be read is authdeck's own failure: reported as such, exit 1.)
             Output.error("git-credential for \(TerminalText.inert(url)): \(error.sentence)")
         }
-    }
-}
-
-/// One request as git writes it: `key=value` lines up to a blank line or the end.
-struct GitCredentialRequest {
-    var fields: [String: String] = [:]
-
-    static func read(from data: Data) -> GitCredentialRequest {
-        var request = GitCredentialRequest()
-        for line in String(decoding: data.prefix(64 << 10), as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.isEmpty { break }
-            guard let eq = line.firstIndex(of: "=") else { continue }
-            request.fields[String(line[..<eq])] = String(line[line.index(after: eq)...])
-        }
-        return request
-    }
-
-    /// `protocol://host[/path]`, or nil without protocol and host (or from `url=`).
-    var url: String? {
-        if let url = fields["url"] { return url }
-        guard let scheme = fields["protocol"], let host = fields["host"], !host.isEmpty else { return nil }
-        return "\(scheme)://\(host)" + (fields["path"].map { $0.isEmpty ? "" : "/" + $0 } ?? "")
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import AuthDeckCore
 import AuthDeckApp
+import AuthDeckPlatform
 
 /// `authdeck kube-credential ACCOUNT [--scope S]…`: a kubectl exec credential plugin. Prints an
 /// `ExecCredential` (`client.authentication.k8s.io/v1`, or `v1beta1` when kubectl's
@@ -22,11 +23,12 @@ struct KubeCredentialCommand: AsyncParsableCommand {
     func run() async throws {
         let context = DeckContext(global)
         let info = KubeExecInfo(context.environment["KUBERNETES_EXEC_INFO"])
+        let configIdentity = TokenFastPath.configIdentity(path: context.configPath)
         let config = try context.loadConfig()
         let route = CredentialRoute(url: "kubectl", account: account, scopes: scope)
         let token: AccessToken
         do {
-            token = try await RoutedToken(context: context, config: config).token(for: route, fromConfig: false).0
+            token = try await RoutedToken(context: context, config: config, configIdentity: configIdentity).token(for: route, fromConfig: false).0
         } catch let error as ReportedError where error.exitStatus == ExitStatus.needsSignIn && info.interactive {
             // kubectl has a terminal: the person can sign in now, on stderr, as `login` would.
             let store = try context.openStore()
@@ -38,7 +40,7 @@ struct KubeCredentialCommand: AsyncParsableCommand {
                 presenter: CLIPresenter(clock: context.clock),
                 password: { user in try PasswordReader.read(file: nil, environment: context.environment, prompt: "Password for \(user): ") },
                 note: { Output.note($0) })
-            token = try await RoutedToken(context: context, config: config).token(for: route, fromConfig: false).0
+            token = try await RoutedToken(context: context, config: config, configIdentity: configIdentity).token(for: route, fromConfig: false).0
         }
         var status: [String: Any] = ["token": token.value.exposedValue]
         if let expiry = token.expiresAt { status["expirationTimestamp"] = expiry.iso8601 }
