@@ -94,7 +94,7 @@ let package = Package(
         // import visibility: without it `bytes[i] = …` on [UInt8] resolved to TOMLKit's
         // TOMLValueConvertible subscript (imported by another file), which leaked 24 KB a call.
         .executableTarget(name: "authdeck-fuzz", dependencies: [
-            "AuthDeckCore", "AuthDeckConfig", "AuthDeckStore", "AuthDeckOAuth", "AuthDeckProviders",
+            "AuthDeckCore", "AuthDeckConfig", "AuthDeckStore", "AuthDeckOAuth", "AuthDeckProviders", "AuthDeckVault", "AuthDeckPlatform",
         ], swiftSettings: strict + [.enableUpcomingFeature("MemberImportVisibility")]),
 
         .testTarget(name: "AuthDeckCoreTests", dependencies: ["AuthDeckCore", "AuthDeckTestSupport"],

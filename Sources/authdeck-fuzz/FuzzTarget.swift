@@ -4,6 +4,8 @@ import AuthDeckConfig
 import AuthDeckStore
 import AuthDeckOAuth
 import AuthDeckProviders
+import AuthDeckVault
+import AuthDeckPlatform
 
 /// One parser that reads text or bytes from outside (a pasted URL, another tool's file, a
 /// server's answer) and must end every input in a value or a thrown error — never a crash,
@@ -46,6 +48,18 @@ struct FuzzTarget: Sendable {
             },
             FuzzTarget(name: "theme", dictionary: ["[header]", "fg = ", "bg = ", "\"red\"", "true", "[", "]", "\n"]) {
                 _ = try? ThemeLoader.parse(text($0), name: "fuzz", path: "fuzz.toml")
+            },
+            // The front's records in the store's meta table: a keyless writer controls these
+            // bytes (their seals are checked after parsing), so parsing must never trap, and
+            // only the canonical form may parse.
+            FuzzTarget(name: "fast-path-records", dictionary: ["0:", "1:", "2:", "9:", "-", "+", "\n", "99999999:", "9223372036854775808"]) { bytes in
+                let text = text(bytes)
+                if let record = HelperFastPath(encoded: text) {
+                    precondition(record.encoded == text && HelperFastPath(encoded: record.encoded) == record, "not canonical")
+                }
+                if let record = TokenFastPath(encoded: text) {
+                    precondition(TokenFastPath(encoded: record.encoded) == record, "no round trip")
+                }
             },
             FuzzTarget(name: "soap", dictionary: ["<S:Fault>", ":Fault>", "</", ">", "<", ":Text", "BinarySecurityToken", "&amp;", "&lt;", "0x8004882c"]) {
                 _ = try? SAMLTokenResponse.token(from: text($0))

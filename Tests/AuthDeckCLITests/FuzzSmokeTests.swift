@@ -5,7 +5,7 @@ import AuthDeckTestSupport
 /// Every fuzz target runs briefly in CI (Tests/fuzz/run runs them for minutes): the corpus
 /// loads, each target executes inputs, and nothing crashes or hangs.
 @Suite struct FuzzSmokeTests {
-    static let targets = ["oam-url", "netscape-cookies", "firefox-cookies", "msal-cache", "jwt", "config", "theme", "soap"]
+    static let targets = ["oam-url", "netscape-cookies", "firefox-cookies", "msal-cache", "jwt", "config", "theme", "fast-path-records", "soap"]
 
     @Test func eachTargetRunsItsCorpusAndMutationsWithoutACrash() throws {
         let crashes = TempDirectory("authdeck-fuzz-crashes")
