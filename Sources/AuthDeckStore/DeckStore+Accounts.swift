@@ -305,8 +305,8 @@ extension DeckStore: AccountStore {
         try write.execute(arguments: [Data(try box.seal([], context: context(quarantined))), id])
     }
 
-    /// The columns `account(from:)` reads, in the order it reads them by position.
-    static let accountColumns = "id, provider_id, subject, username, display_name, realm, created_at, last_sign_in_at, last_used_at, error_class, error_code, error_remedy, error_at, failed_attempts, quarantined_at, quarantine_reason"
+    /// The columns `account(from:)` reads, in the order it reads them (`AccountColumn`).
+    static let accountColumns = AccountColumn.list
 
     /// The accounts of `SELECT accountColumns FROM accounts` + `clause` (a WHERE and/or
     /// ORDER BY whose `?`s take `arguments`), in the order SQLite returns them.
@@ -334,29 +334,27 @@ extension DeckStore: AccountStore {
     /// The account on `row`, a row of `SELECT accountColumns`; its realm is the same String
     /// as `realmBefore` (the previous row's) when the text is the same.
     static func account(from row: RawStatement, realmBefore: String?) -> Account {
+        typealias C = AccountColumn
         var error: AccountError?
-        if let cls = row.optionalString(9), let errorClass = ErrorClass(rawValue: cls) {
-            error = AccountError(errorClass: errorClass, code: row.string(10), remedy: row.string(11),
-                                 at: row.instant(12))
+        if let cls = row.optionalString(C.errorClass.rawValue), let errorClass = ErrorClass(rawValue: cls) {
+            error = AccountError(errorClass: errorClass, code: row.string(C.errorCode.rawValue), remedy: row.string(C.errorRemedy.rawValue),
+                                 at: row.instant(C.errorAt.rawValue))
         }
-        return Account(id: row.string(0), providerId: row.string(1), subject: row.string(2), username: row.string(3),
-                       displayName: row.string(4), realm: row.optionalString(5, sameAs: realmBefore),
-                       createdAt: row.instant(6), lastSignInAt: row.optionalInstant(7), lastUsedAt: row.optionalInstant(8),
-                       lastError: error, failedAttempts: Int(row.int64(13)),
-                       quarantinedAt: row.optionalInstant(14), quarantineReason: row.optionalString(15))
+        return Account(id: row.string(C.id.rawValue), providerId: row.string(C.providerId.rawValue), subject: row.string(C.subject.rawValue),
+                       username: row.string(C.username.rawValue), displayName: row.string(C.displayName.rawValue),
+                       realm: row.optionalString(C.realm.rawValue, sameAs: realmBefore), createdAt: row.instant(C.createdAt.rawValue),
+                       lastSignInAt: row.optionalInstant(C.lastSignInAt.rawValue), lastUsedAt: row.optionalInstant(C.lastUsedAt.rawValue),
+                       lastError: error, failedAttempts: Int(row.int64(C.failedAttempts.rawValue)),
+                       quarantinedAt: row.optionalInstant(C.quarantinedAt.rawValue), quarantineReason: row.optionalString(C.quarantineReason.rawValue))
     }
 
     /// Writes the account row with its seal (`SealingContext.account`).
     func writeAccount(_ a: Account, _ db: Database, insert: Bool) throws {
         let seal = try box.seal([], context: Self.sealContext(of: a))
-        let args: StatementArguments = [
-            a.id, a.providerId, a.subject, a.username, a.displayName, a.realm, a.createdAt.secondsSinceEpoch,
-            a.lastSignInAt?.secondsSinceEpoch, a.lastUsedAt?.secondsSinceEpoch,
-            a.lastError?.errorClass.rawValue, a.lastError?.code, a.lastError?.remedy, a.lastError?.at.secondsSinceEpoch,
-            a.failedAttempts, a.quarantinedAt?.secondsSinceEpoch, a.quarantineReason, Data(seal),
-        ]
-        let columns = Self.accountColumns + ", seal"
-        let placeholders = Array(repeating: "?", count: 17).joined(separator: ",")
+        let values: [(any DatabaseValueConvertible)?] = AccountColumn.allCases.map { $0.value(of: a) } + [Data(seal)]
+        let args = StatementArguments(values)
+        let columns = AccountColumn.list + ", seal"
+        let placeholders = Array(repeating: "?", count: AccountColumn.allCases.count + 1).joined(separator: ",")
         if insert {
             try db.execute(sql: "INSERT INTO accounts (\(columns)) VALUES (\(placeholders))", arguments: args)
         } else {
