@@ -36,8 +36,9 @@ public enum DeckRenderer {
         if layout.providersWidth > 0 { providers(&b, state, layout, glyphs) }
         table(&b, state, layout, glyphs)
         detail(&b, state, layout, glyphs)
-        status(&b, state, layout, glyphs)
-        helpBar(&b, state, layout)
+        // A message too long for the status line goes on over the help bar while it is shown
+        // (a remedy cut at "sign in again: `authdeck lo…" told nothing).
+        if !status(&b, state, layout, glyphs) { helpBar(&b, state, layout) }
         if let modal = state.modal { self.modal(&b, modal, state, glyphs) }
         return b
     }
@@ -250,21 +251,32 @@ public enum DeckRenderer {
         }
     }
 
-    static func status(_ b: inout ScreenBuffer, _ s: DeckState, _ l: DeckLayout, _ g: Glyphs) {
+    /// The status line; whether a long message took the help bar's line too.
+    @discardableResult
+    static func status(_ b: inout ScreenBuffer, _ s: DeckState, _ l: DeckLayout, _ g: Glyphs) -> Bool {
         b.fill(x: 0, y: l.statusY, width: b.width, height: 1, role: .status)
         var text = ""
         if s.editingFilter || !s.filter.isEmpty {
             text = " /\(s.filter)\(s.editingFilter ? "█" : "")"
             if s.editingFilter {
                 b.put(TextFit.cut(text, b.width - 1), x: 0, y: l.statusY, role: .status)
-                return
+                return false
             }
         }
         if !s.busy.isEmpty {
             text += " \(g.spinner[s.spinnerPhase % g.spinner.count]) \(s.busy.count) in progress"
         }
         if let m = s.message { text += (text.isEmpty ? " " : " · ") + prose(m, g) }
-        b.put(TextFit.cut(text, b.width - 1), x: 0, y: l.statusY, role: .status)
+        let lines = TextFit.wrap(text, b.width - 1, indent: 1)
+        guard lines.count > 1, l.helpY == l.statusY + 1 else {
+            b.put(TextFit.cut(text, b.width - 1), x: 0, y: l.statusY, role: .status)
+            return false
+        }
+        b.fill(x: 0, y: l.helpY, width: b.width, height: 1, role: .status)
+        b.put(lines[0], x: 0, y: l.statusY, role: .status)
+        let rest = lines.dropFirst().map { String($0.drop { $0 == " " }) }.joined(separator: " ")
+        b.put(" " + TextFit.cut(rest, b.width - 2), x: 0, y: l.helpY, role: .status)
+        return true
     }
 
     /// The help bar in the table's order; when it does not fit, other keys give way to `?` and
