@@ -83,6 +83,7 @@ let package = Package(
         .executableTarget(name: "AuthDeckCLI", dependencies: [
             "AuthDeckCore", "AuthDeckPlatform", "AuthDeckConfig", "AuthDeckStore",
             "AuthDeckProviders", "AuthDeckUI", "AuthDeckTerminal", "AuthDeckApp",
+            "AuthDeckEmulator",  // installed, `authdeck-idp` is a link to authdeck-full (EmulatorMain)
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], path: "Sources/authdeck", swiftSettings: strict),
         // The front (product `authdeck`): cached tokens without the full binary's start-up.

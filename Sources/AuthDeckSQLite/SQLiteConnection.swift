@@ -24,6 +24,13 @@ public final class SQLiteConnection {
         // sizing and deleting them again on every call is system time a short process need not spend.
         var persist: Int32 = 1
         sqlite3_file_control(handle, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
+        // ...but emptied (truncated to 0 bytes) once the closing checkpoint has copied its
+        // frames into the store. Why: a kept WAL still holding frames is recovered afresh by the
+        // next process to open the store (the first connection resets the -shm index), which
+        // then checkpoints the same frames again on close: three fdatasyncs (WAL, directory,
+        // store) in every cached `authdeck token` after the front's once-a-minute "last used"
+        // write, until some other writer reset the WAL.
+        sqlite3_exec(handle, "PRAGMA journal_size_limit = 0", nil, nil, nil)
     }
 
     deinit { sqlite3_close(handle) }

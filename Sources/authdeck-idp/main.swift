@@ -1,54 +1,5 @@
-import Foundation
 import AuthDeckEmulator
 
-// authdeck-idp [--port N] [--directory FILE] [--site HOST] [--exit-with-parent PID [--remove DIR]]
-// Serves the provider emulator on 127.0.0.1 and prints one line to parse:
-//   authdeck-idp ready url=http://127.0.0.1:PORT pid=PID
-// With --exit-with-parent it exits once its parent is no longer PID, however that process
-// ended (the demo killed with SIGKILL included), removing the demo directory --remove names.
-var port: UInt16 = 0
-var exitWithParent: Int32?
-var removeOnOrphan: String?
-var directory = EmulatorDirectory.standard
-var site = "contoso.sharepoint.com"
-var args = CommandLine.arguments.dropFirst()
-func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("authdeck-idp: \(message)\n".utf8))
-    exit(2)
-}
-while let arg = args.popFirst() {
-    switch arg {
-    case "--port":
-        guard let v = args.popFirst(), let p = UInt16(v) else { fail("--port takes a port number") }
-        port = p
-    case "--directory":
-        guard let path = args.popFirst() else { fail("--directory takes a JSON file") }
-        do { directory = try EmulatorDirectory.load(path) } catch { fail("\(path): \(error)") }
-    case "--site":
-        guard let host = args.popFirst() else { fail("--site takes a host name") }
-        site = host
-    case "--exit-with-parent":
-        guard let v = args.popFirst(), let pid = Int32(v), pid > 1 else { fail("--exit-with-parent takes the parent's pid") }
-        exitWithParent = pid
-    case "--remove":
-        guard let dir = args.popFirst(), ParentWatch.isDemoDirectory(dir) else {
-            fail("--remove takes a directory of your own named authdeck-demo-*")
-        }
-        removeOnOrphan = dir
-    case "-h", "--help":
-        FileHandle.standardOutput.write(Data("usage: authdeck-idp [--port N] [--directory FILE] [--site HOST] [--exit-with-parent PID [--remove DIR]]\n".utf8))
-        exit(0)
-    default:
-        fail("unknown argument \(arg) (try --help)")
-    }
-}
-if let parent = exitWithParent { ParentWatch.start(parent: parent, removing: removeOnOrphan) }
-do {
-    let server = try EmulatorServer(port: port, directory: directory, siteHost: site)
-    let task = Task { try await server.run() }
-    try await server.waitUntilListening()
-    FileHandle.standardOutput.write(Data("authdeck-idp ready url=\(server.baseURL) pid=\(getpid())\n".utf8))
-    _ = try await task.value
-} catch {
-    fail("\(error)")
-}
+// The emulator as its own product, for the build tree and the tests (installed, it is a mode
+// of authdeck-full: see EmulatorMain).
+await EmulatorMain.run(Array(CommandLine.arguments.dropFirst()))

@@ -6,6 +6,7 @@ import AuthDeckApp
 import Foundation
 import AuthDeckPlatform
 import AuthDeckTerminal
+import AuthDeckEmulator
 
 /// Entry point: runs the command and turns every failure into authdeck's exit statuses
 /// (0 ok, 1 failure, 2 usage/ambiguity, 3 needs sign-in, 4 transient), which
@@ -13,6 +14,10 @@ import AuthDeckTerminal
 @main
 enum AuthDeckMain {
     static func main() async {
+        // Installed, `libexec/authdeck/authdeck-idp` is a link to this binary: the emulator.
+        if EmulatorMain.isInvoked(as: CommandLine.arguments.first ?? "") {
+            await EmulatorMain.run(Array(CommandLine.arguments.dropFirst()))
+        }
         MallocTuning.apply()
         CrashHygiene.install()
         SignalShield.install()
