@@ -85,7 +85,7 @@ let package = Package(
             "AuthDeckProviders", "AuthDeckUI", "AuthDeckTerminal", "AuthDeckApp",
             "AuthDeckEmulator",  // installed, `authdeck-idp` is a link to authdeck-full (EmulatorMain)
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ], path: "Sources/authdeck", swiftSettings: strict),
+        ], swiftSettings: strict),
         // The front (product `authdeck`): cached tokens without the full binary's start-up.
         .executableTarget(name: "AuthDeckFront", dependencies: [
             "AuthDeckCore", "AuthDeckPlatform", "AuthDeckVault", "AuthDeckSQLite", .product(name: "Crypto", package: "swift-crypto"),
