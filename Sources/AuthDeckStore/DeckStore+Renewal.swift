@@ -43,6 +43,14 @@ extension DeckStore {
     public func commitRenewal(_ credentials: Credentials, accountId: String, expectedGeneration: Int?,
                               event: DeckEvent) throws -> Bool {
         try writeWithoutTransaction { db in
+            // Durable before the new token is printed or the rescue file goes: in WAL mode at
+            // synchronous=NORMAL a commit reaches the disk only at the next checkpoint, so a
+            // power cut could roll back the successor of a refresh token the provider has spent.
+            // FULL syncs the WAL at this commit (one fdatasync); the connection's own setting
+            // comes back after.
+            let before = try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? 1
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+            defer { try? db.execute(sql: "PRAGMA synchronous = \(before)") }
             var committed = false
             try db.inTransaction(.immediate) {
                 let generation = try Int.fetchOne(db, sql: "SELECT generation FROM refresh_tokens WHERE account_id = ?",

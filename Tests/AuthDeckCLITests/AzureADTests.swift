@@ -175,6 +175,31 @@ import AuthDeckPlatform
         #expect(r.stdout.hasPrefix("at."))
     }
 
+    /// The renewed credentials are on the disk before the new token is printed: after the
+    /// provider answered (the connection), the store's WAL is synced, then the token written.
+    /// At synchronous=NORMAL the commit reached the disk only at the closing checkpoint, after
+    /// the print: a power cut in between rolled back a spent refresh token's successor.
+    @Test func aRenewalIsSyncedToDiskBeforeTheTokenIsPrinted() throws {
+        try idp.admin("lifetimes", #"{"access_token":3}"#)
+        try home.writeConfig("clock_skew = \"0s\"\n" + provider())
+        #expect(try passwordLogin().status == 0)
+        try waitUntilExpired()
+        let trace = home.file("strace.txt")
+        // The binary the runner uses, under strace: -f follows threads (curl's) and the exec
+        // of authdeck-full; -y names each descriptor's file.
+        let strace = BinaryRunner(executable: "/usr/bin/strace", environment: runner.environment)
+        let r = try strace.run(["-f", "-y", "-o", trace, "-e", "trace=connect,fdatasync,fsync,write",
+                                runner.executable, "token", "taro@contoso.com"])
+        let port = try #require(idp.url.split(separator: ":").last.map(String.init))
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").map(String.init)
+        let printed = try #require(lines.firstIndex { $0.contains("write(1") && $0.contains("\"at.") }, "the token was written")
+        let asked = try #require(lines[..<printed].lastIndex { $0.contains("connect(") && $0.contains("sin_port=htons(\(port))") },
+                                 "the provider was asked before the token was printed")
+        #expect(lines[asked..<printed].contains { ($0.contains("fdatasync(") || $0.contains("fsync(")) && $0.contains(".db-wal>") },
+                "no sync of the store's WAL between the provider's answer and the print:\n\(lines[asked..<printed].joined(separator: "\n"))")
+    }
+
     /// A token inside the clock-skew margin has one state with one name everywhere: `renew
     /// due` in `accounts` and `status`, `"renew_due"` with `renewable: true` in JSON (it was
     /// "expired (renewable)", counted as expired, and `"expired"` beside a positive
