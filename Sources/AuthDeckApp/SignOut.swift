@@ -10,10 +10,13 @@ public struct SignOut: Sendable {
         public var revokedAtServer: Bool
         /// Something of the account is still in the store: a remembered username and preferences.
         public var keptRegistration: Bool
+        /// Why the server was not told, when the provider offers no revocation.
+        public var revocationUnavailable: String?
 
-        public init(revokedAtServer: Bool, keptRegistration: Bool) {
+        public init(revokedAtServer: Bool, keptRegistration: Bool, revocationUnavailable: String? = nil) {
             self.revokedAtServer = revokedAtServer
             self.keptRegistration = keptRegistration
+            self.revocationUnavailable = revocationUnavailable
         }
     }
 
@@ -32,10 +35,15 @@ public struct SignOut: Sendable {
     public func run(_ stored: StoredAccount, adapter: (any ProviderAdapter)?, local: Bool = false,
                     clearRegistration: Bool = false) async throws -> Outcome {
         let account = stored.account
-        var revoked = false
+        var revoked = false, unavailable: String?
         if !local, let adapter, adapter.capabilities.serverRevocation {
-            try await adapter.revoke(stored)
-            revoked = true
+            do {
+                try await adapter.revoke(stored)
+                revoked = true
+            } catch let none as RevocationUnavailable {
+                // Nothing to tell the server: signed out here only, and said so.
+                unavailable = none.reason
+            }
         }
         let detail: String
         let kept = adapter?.keptAfterSignOut(stored, clearRegistration: clearRegistration)
@@ -46,9 +54,10 @@ public struct SignOut: Sendable {
             try store.delete(accountId: account.id)
             detail = adapter?.keepsRegistration == true ? "registration cleared (username and preferences deleted)"
                                                          : "credentials deleted" + (revoked ? "" : " locally")
+                                                             + (unavailable.map { " (\($0))" } ?? "")
         }
         try store.append(DeckEvent(at: clock.now(), kind: .logout, accountId: account.id, providerId: account.providerId,
                                    detail: (revoked ? "revoked at the server; " : "") + detail))
-        return Outcome(revokedAtServer: revoked, keptRegistration: kept != nil)
+        return Outcome(revokedAtServer: revoked, keptRegistration: kept != nil, revocationUnavailable: unavailable)
     }
 }

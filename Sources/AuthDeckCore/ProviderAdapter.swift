@@ -13,7 +13,8 @@ public protocol ProviderAdapter: Sendable {
     /// commits them before anything uses them). `scopes` empty means the profile's.
     func renew(_ stored: StoredAccount, scopes: [String]) async throws -> Credentials
 
-    /// Tells the server to forget the account's grant, when it can (RFC 7009 and kin).
+    /// Tells the server to forget the account's grant (RFC 7009 and kin); throws
+    /// `RevocationUnavailable` when this provider offers no way to.
     func revoke(_ stored: StoredAccount) async throws
 
     /// Asks the provider whether credentials that look valid still work (SharePoint cookies

@@ -158,7 +158,7 @@ public enum DeckReducer {
         case .switchPane:
             // At 80 columns there is no providers pane to switch to: say so rather than nothing.
             guard DeckLayout(width: state.width, height: state.height).providersWidth > 0 else {
-                state.message = "The providers pane needs a terminal of at least \(DeckLayout.providersMinWidth) columns; / filters by provider."
+                state.message = "No providers pane below \(DeckLayout.providersMinWidth) columns; / filters by provider."
                 return []
             }
             state.pane = state.pane == .accounts ? .providers : .accounts

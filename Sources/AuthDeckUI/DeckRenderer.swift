@@ -267,15 +267,16 @@ public enum DeckRenderer {
             text += " \(g.spinner[s.spinnerPhase % g.spinner.count]) \(s.busy.count) in progress"
         }
         if let m = s.message { text += (text.isEmpty ? " " : " · ") + prose(m, g) }
-        let lines = TextFit.wrap(text, b.width - 1, indent: 1)
-        guard lines.count > 1, l.helpY == l.statusY + 1 else {
+        guard CharacterWidth.of(text) > b.width - 1, l.helpY == l.statusY + 1 else {
             b.put(TextFit.cut(text, b.width - 1), x: 0, y: l.statusY, role: .status)
             return false
         }
+        // Both lines start in column 1, as every status line does.
+        let lines = TextFit.wrap(String(text.drop { $0 == " " }), b.width - 2)
         b.fill(x: 0, y: l.helpY, width: b.width, height: 1, role: .status)
-        b.put(lines[0], x: 0, y: l.statusY, role: .status)
+        b.put(lines[0], x: 1, y: l.statusY, role: .status)
         let rest = lines.dropFirst().map { String($0.drop { $0 == " " }) }.joined(separator: " ")
-        b.put(" " + TextFit.cut(rest, b.width - 2), x: 0, y: l.helpY, role: .status)
+        b.put(TextFit.cut(rest, b.width - 2), x: 1, y: l.helpY, role: .status)
         return true
     }
 

@@ -17,11 +17,13 @@ import AuthDeckTestSupport
         let profile: ProviderProfile
         var capabilities: ProviderCapabilities { .of(profile) }
         let revokeFails: Bool
+        let noRevocation: Bool
         private(set) var revoked = 0
 
-        init(_ kind: ProviderKind, revokeFails: Bool = false) {
+        init(_ kind: ProviderKind, revokeFails: Bool = false, noRevocation: Bool = false) {
             profile = ProviderProfile(id: "work", kind: kind)
             self.revokeFails = revokeFails
+            self.noRevocation = noRevocation
         }
 
         func signIn(flow: SignInFlow, presenter: any SignInPresenter, options: SignInOptions) async throws -> SignInResult {
@@ -32,6 +34,7 @@ import AuthDeckTestSupport
         }
         func revoke(_ stored: StoredAccount) async throws {
             if revokeFails { throw AuthFailure(.transient, code: "http 503", remedy: "the server is unavailable") }
+            if noRevocation { throw RevocationUnavailable(reason: "the issuer names no revocation endpoint") }
             revoked += 1
         }
     }
@@ -55,6 +58,17 @@ import AuthDeckTestSupport
         #expect(adapter.revoked == 1)
         #expect(try store.account(id: account.account.id) == nil)
         #expect(try lastEvent(store, account.account.id) == "logout: revoked at the server; credentials deleted")
+    }
+
+    /// An OIDC issuer with no revocation endpoint: signed out here, and nobody is told the grant
+    /// was revoked (it said "revoked at the server" for a grant the server never heard of).
+    @Test func anIssuerWithoutRevocationIsNotClaimedRevoked() async throws {
+        let (store, account) = try setUp()
+        let outcome = try await SignOut(store: store, clock: clock).run(account, adapter: Adapter(.oidc, noRevocation: true))
+        #expect(outcome == SignOut.Outcome(revokedAtServer: false, keptRegistration: false,
+                                           revocationUnavailable: "the issuer names no revocation endpoint"))
+        #expect(try store.account(id: account.account.id) == nil)
+        #expect(try lastEvent(store, account.account.id) == "logout: credentials deleted locally (the issuer names no revocation endpoint)")
     }
 
     @Test func localSkipsTheServerAndAProviderWithoutRevocationIsNotAsked() async throws {

@@ -109,7 +109,7 @@ import AuthDeckUI
         var narrow = DeckTestState.make(width: 80, height: 24)
         #expect(press(&narrow, .tab) == [])
         #expect(narrow.pane == .accounts)
-        #expect(narrow.message == "The providers pane needs a terminal of at least 100 columns; / filters by provider.")
+        #expect(narrow.message == "No providers pane below 100 columns; / filters by provider.")
         var wide = DeckTestState.make(width: 120, height: 40)
         _ = press(&wide, .tab)
         #expect(wide.pane == .providers)

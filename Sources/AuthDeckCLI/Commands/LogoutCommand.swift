@@ -88,6 +88,7 @@ struct LogoutCommand: AsyncParsableCommand {
         let kept = adapter?.keepsRegistration != true ? "; its credentials are deleted.\(unregistered)"
             : outcome.keptRegistration ? "; the username and preferences are kept (--clear-registration deletes them)."
             : "; nothing of it is kept."
-        Output.raw("Signed out \(TerminalText.inert(a.username)) (\(a.id))\(outcome.revokedAtServer ? "; revoked at the server" : "")\(kept)\n")
+        let server = outcome.revokedAtServer ? "; revoked at the server" : outcome.revocationUnavailable.map { "; not revoked at the server (\($0))" } ?? ""
+        Output.raw("Signed out \(TerminalText.inert(a.username)) (\(a.id))\(server)\(kept)\n")
     }
 }

@@ -139,7 +139,9 @@ public struct OIDCAdapter: ProviderAdapter {
 
     public func revoke(_ stored: StoredAccount) async throws {
         let meta = try await resolver.metadata(for: profile)
-        guard let endpoint = meta.revocationEndpoint else { return }
+        guard let endpoint = meta.revocationEndpoint else {
+            throw RevocationUnavailable(reason: "the issuer names no revocation endpoint")
+        }
         let revocation = Revocation(endpoint: endpoint, client: try await client(for: meta), http: context.http)
         if let refresh = stored.credentials.refreshToken {
             try await revocation.revoke(refresh.value, hint: "refresh_token", now: context.clock.now())
