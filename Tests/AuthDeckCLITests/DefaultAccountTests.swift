@@ -44,6 +44,10 @@ import AuthDeckTestSupport
         // --clear removes one.
         #expect(try runner.run(["use", "taro@contoso.com"]).status == 0)
         #expect(try runner.run(["use", "--clear", "work"]).stdout.contains("work has no default account now"))
+        #expect(try runner.run(["use", "--clear", "work"]).stdout.contains("work has no default account."))
+        // A mistyped provider is named as one, exit 2 (it said "nosuch has no default account", exit 0).
+        let typo = try runner.run(["use", "--clear", "nosuch"])
+        #expect(typo.status == 2 && typo.stderr.contains("no provider \"nosuch\""), "\(typo.stderr)")
     }
 
     /// The deck marks the default (`*` after the username) and sets it with `*`.

@@ -18,6 +18,10 @@ struct UseCommand: AsyncParsableCommand {
         let context = DeckContext(global)
         if let provider = clear {
             guard let store = try context.openStoreIfPresent(), try store.defaultAccount(provider: provider) != nil else {
+                // A mistyped provider is an error, not "nothing to clear" (a provider gone from
+                // the config with a default still stored is cleared above).
+                let config = try context.loadConfig()
+                guard config.provider(provider) != nil else { throw CLIError.unknownProvider(provider, in: config) }
                 return Output.raw("\(TerminalText.inert(provider)) has no default account.\n")
             }
             try store.setDefaultAccount(nil, provider: provider)
