@@ -20,9 +20,4 @@ struct CLIError: ReportedError {
     static func unknownProvider(_ id: String, in config: DeckConfig) -> CLIError {
         .usage(ProviderWiring.unknownProvider(id, in: config))
     }
-
-    /// Any error as reported (`ReportedError`), or its description with exit 1.
-    static func from(_ error: Error) -> CLIError {
-        (error as? ReportedError).map { CLIError(message: $0.sentence, status: $0.exitStatus) } ?? .failure("\(error)")
-    }
 }
