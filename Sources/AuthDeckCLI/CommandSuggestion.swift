@@ -23,12 +23,11 @@ enum CommandSuggestion {
             // The root takes no words of its own; a command with subcommands and a default
             // one might, so only the root and commands without a default are checked.
             guard command == root || command.configuration.defaultSubcommand == nil else { return nil }
-            let candidates = subcommands.flatMap(names)
-            let close = candidates.map { ($0, distance(word, $0)) }.filter { $0.1 <= max(1, word.count / 3) }.min { $0.1 < $1.1 }
+            let close = Spelling.nearest(word, in: subcommands.flatMap(names))
             let help = "`\(path.joined(separator: " ")) --help` lists them"
             let shown = TerminalText.inert(String(word.prefix(40)))
             if let close {
-                return .usage("unknown command \"\(shown)\"; did you mean \"\(close.0)\"? (\(help))")
+                return .usage("unknown command \"\(shown)\"; did you mean \"\(close)\"? (\(help))")
             }
             return .usage("unknown command \"\(shown)\" (\(help))")
         }
@@ -37,22 +36,5 @@ enum CommandSuggestion {
 
     static func names(_ command: any ParsableCommand.Type) -> [String] {
         [command.configuration.commandName ?? ""] + command.configuration.aliases
-    }
-
-    /// Levenshtein distance, adjacent transpositions counting one (`acocunts`).
-    static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
-        var d = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
-        for i in 0...a.count { d[i][0] = i }
-        for j in 0...b.count { d[0][j] = j }
-        for i in 1...a.count {
-            for j in 1...b.count {
-                let cost = a[i - 1] == b[j - 1] ? 0 : 1
-                d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
-                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1) }
-            }
-        }
-        return d[a.count][b.count]
     }
 }

@@ -122,7 +122,10 @@ struct DeckContext {
             throw CLIError.usage("\"\(TerminalText.inert(query))\" matches \(candidates.count) accounts; use one of these ids:\n" + list.joined(separator: "\n"))
         case .notFound:
             // What the user typed is echoed inert, as server text is: it may hold escape sequences.
-            throw CLIError.usage("no account matches \"\(TerminalText.inert(query))\" (`authdeck accounts` lists them)")
+            // A near miss of an id, a username, a provider or PROVIDER/USERNAME is offered back.
+            let names = accounts.flatMap { [$0.id, $0.username, $0.providerId, $0.providerId + "/" + $0.username] }
+            let guess = Spelling.nearest(query, in: names).map { "; did you mean \"\(TerminalText.inert($0))\"?" } ?? ""
+            throw CLIError.usage("no account matches \"\(TerminalText.inert(query))\"\(guess) (`authdeck accounts` lists them)")
         }
     }
 }

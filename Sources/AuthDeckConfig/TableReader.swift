@@ -16,8 +16,7 @@ struct TableReader {
     func rejectUnknown(_ allowed: [String], hint: [String: String] = [:]) throws {
         for key in table.keys.sorted() where !allowed.contains(key) {
             if let h = hint[key] { throw fail("\"\(key)\": \(h)") }
-            let guess = allowed.min { Self.distance($0, key) < Self.distance($1, key) }
-            if let guess, Self.distance(guess, key) <= 2 {
+            if let guess = Spelling.nearest(key, in: allowed, within: 2) {
                 throw fail("unknown key \"\(key)\" (did you mean \"\(guess)\"?)")
             }
             throw fail("unknown key \"\(key)\"; known keys: \(allowed.joined(separator: ", "))")
@@ -97,21 +96,5 @@ struct TableReader {
             }
         }
         return out
-    }
-
-    /// Levenshtein distance, for "did you mean".
-    static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        var row = Array(0...b.count)
-        for i in 1...max(a.count, 1) where !a.isEmpty {
-            var prev = row[0]
-            row[0] = i
-            for j in 1...max(b.count, 1) where !b.isEmpty {
-                let old = row[j]
-                row[j] = min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] == b[j - 1] ? 0 : 1))
-                prev = old
-            }
-        }
-        return a.isEmpty ? b.count : row[b.count]
     }
 }

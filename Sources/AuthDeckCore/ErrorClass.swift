@@ -11,6 +11,17 @@ public enum ErrorClass: String, CaseIterable, Sendable, Codable {
     /// The user said no (access_denied, declined device code).
     case declined
 
+    /// The class's name in `--json` output: snake_case like every other name there (authdeck(1)
+    /// lists the four). The raw value is what the store's `error_class` column holds, so it stays.
+    public var jsonName: String {
+        switch self {
+        case .transient: "transient"
+        case .needsInteraction: "needs_interaction"
+        case .misconfigured: "misconfigured"
+        case .declined: "declined"
+        }
+    }
+
     /// The process exit status a command uses when it fails with this class.
     public var exitCode: Int32 {
         switch self {

@@ -32,6 +32,8 @@ public final class LoopbackListener: @unchecked Sendable {
         public let description: String
         /// Redirects to the path that carried the wrong `state` and were ignored.
         public var ignored: Int = 0
+        /// The wait ran out (the caller words it with its `--timeout`: `SignInTimeout`).
+        public var timedOut = false
     }
 
     /// Binds 127.0.0.1:`port` (0: ephemeral).
@@ -88,7 +90,7 @@ public final class LoopbackListener: @unchecked Sendable {
             let now = Date()
             if now > deadline {
                 let note = ignored == 0 ? "" : "; \(ignored) redirect\(ignored == 1 ? "" : "s") with the wrong state (not from this sign-in) \(ignored == 1 ? "was" : "were") ignored"
-                throw ListenerError(description: "no sign-in redirect arrived within \(Int(timeout)) s\(note)", ignored: ignored)
+                throw ListenerError(description: "no sign-in redirect arrived within \(Int(timeout)) s\(note)", ignored: ignored, timedOut: true)
             }
             // A connection that has not sent its request head in time is dropped.
             connections.removeAll { c in

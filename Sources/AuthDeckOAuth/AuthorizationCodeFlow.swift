@@ -80,8 +80,10 @@ public struct AuthorizationCodeFlow: Sendable {
                 return try await listener.awaitRedirect(timeout: Double(timeout.seconds), state: state) { p in
                     Self.page(for: p, state: state, issuer: expectedIssuer)
                 }
+            } catch let error as LoopbackListener.ListenerError where error.timedOut {
+                throw SignInTimeout.failure("no sign-in redirect arrived", within: timeout, ignored: error.ignored)
             } catch let error as LoopbackListener.ListenerError {
-                throw AuthFailure(.needsInteraction, code: "timeout", remedy: "\(error); start the sign-in again")
+                throw AuthFailure(.needsInteraction, code: "loopback", remedy: "\(error); start the sign-in again")
             }
         }()
         guard params["state"] == state else {

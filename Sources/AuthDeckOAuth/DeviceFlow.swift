@@ -65,11 +65,13 @@ public struct DeviceFlow: Sendable {
                              issuedAt: now)
     }
 
-    /// Polls until the user approves, declines, the code expires or `timeout` (from now) runs out.
-    public func poll(_ authorization: Authorization, timeout: TimeSpan? = nil) async throws -> TokenSet {
+    /// Polls until the user approves, declines, the code expires or `timeout` (from now) runs
+    /// out; `presenter` hears when the provider stops answering and when it answers again.
+    public func poll(_ authorization: Authorization, timeout: TimeSpan? = nil, presenter: (any SignInPresenter)? = nil) async throws -> TokenSet {
         let deadline = authorization.issuedAt + .seconds(authorization.expiresIn)
         let wait = DeviceWait(timeout: timeout, now: clock.now())
         var interval = Double(authorization.interval)
+        var outage = PollOutage()
         while true {
             try await sleeper.sleep(seconds: wait.nap(interval, now: clock.now()))
             try wait.check(now: clock.now())
@@ -87,9 +89,11 @@ public struct DeviceFlow: Sendable {
                 // their "no": the poll goes on (more slowly) until the code expires or
                 // --timeout; it used to end a 15-minute wait on one blip.
                 if failure.errorClass == .transient {
+                    if let notice = outage.failed(failure) { await presenter?.present(notice) }
                     interval = min(interval * 2, 30)
                     continue
                 }
+                if let notice = outage.answered() { await presenter?.present(notice) }
                 // By the OAuth error, never by the code shown: a provider's refinement (Azure
                 // AD's AADSTS70016) must not end a sign-in the person has not approved yet.
                 switch failure.oauthError ?? failure.code {

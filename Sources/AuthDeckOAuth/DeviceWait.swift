@@ -25,8 +25,6 @@ public struct DeviceWait: Sendable {
     /// Throws once the give-up time has come: nobody approved within `--timeout`.
     public func check(now: Instant) throws {
         guard let giveUpAt, let timeout, now >= giveUpAt else { return }
-        throw AuthFailure(.needsInteraction, code: "timeout",
-                          remedy: "nobody approved the sign-in within \(timeout) (--timeout); nothing was saved — "
-                              + "run it again, with a longer --timeout if needed")
+        throw SignInTimeout.failure("nobody approved the sign-in", within: timeout)
     }
 }

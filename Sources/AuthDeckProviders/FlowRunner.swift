@@ -24,7 +24,7 @@ struct FlowRunner: Sendable {
             userCode: authorization.userCode, verificationURI: authorization.verificationURI,
             verificationURIComplete: authorization.verificationURIComplete, message: authorization.message,
             expiresAt: authorization.issuedAt + .seconds(authorization.expiresIn), host: URL(string: endpoint)?.host ?? endpoint))
-        return try await device.poll(authorization, timeout: options.timeout)
+        return try await device.poll(authorization, timeout: options.timeout, presenter: presenter)
     }
 
     /// Authorization code + PKCE through the loopback; returns the tokens and the nonce.

@@ -49,17 +49,19 @@ public enum DeckRenderer {
 
     /// The key source, then the store path shortened from the left (`…/authdeck/authdeck.db`)
     /// to fit `width`: which key unlocks the store matters more than the path's first half.
-    static func storeLabel(_ s: DeckState, width: Int) -> String {
+    /// With ASCII glyphs the cut is `...`: the one-cell `>` made `>06/authdeck.db` (LANG=C trial).
+    static func storeLabel(_ s: DeckState, width: Int, _ g: Glyphs) -> String {
         let full = " \(s.keySource) · \(s.storePath) "
         guard CharacterWidth.of(full) > width else { return full }
-        let budget = width - CharacterWidth.of(" \(s.keySource) · … ")
+        let cut = g.ascii ? "..." : "…"
+        let budget = width - CharacterWidth.of(" \(s.keySource) · \(cut) ")
         guard budget >= 8 else { return TextFit.cut(" \(s.keySource) ", width) }
         var tail = ""
         for ch in s.storePath.reversed() {
             guard CharacterWidth.of(tail) + CharacterWidth.of(ch) <= budget else { break }
             tail.insert(ch, at: tail.startIndex)
         }
-        return " \(s.keySource) · …\(tail) "
+        return " \(s.keySource) · \(cut)\(tail) "
     }
 
     static func header(_ b: inout ScreenBuffer, _ s: DeckState, _ g: Glyphs) {
@@ -72,7 +74,7 @@ public enum DeckRenderer {
         let counts = countTexts(s.counts, room: clockX - x - max(24, CharacterWidth.of(" \(s.keySource) ") + 1), g)
         let countsWidth = counts.reduce(0) { $0 + CharacterWidth.of($1.0) }
         let storeWidth = max(10, clockX - x - countsWidth - 1)
-        x = b.put(storeLabel(s, width: storeWidth), x: x, y: 0, role: .header, maxWidth: storeWidth)
+        x = b.put(storeLabel(s, width: storeWidth, g), x: x, y: 0, role: .header, maxWidth: storeWidth)
         for (text, sample) in counts {
             guard x + CharacterWidth.of(text) < clockX else { break }
             x = b.put(text, x: x, y: 0, role: Role.of(sample))

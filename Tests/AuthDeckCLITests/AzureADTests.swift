@@ -111,6 +111,20 @@ import AuthDeckPlatform
         #expect(try accounts().first?["state"] as? String == "signed_in")
     }
 
+    /// A provider that stops answering the polls while the person approves: the wait goes on,
+    /// says so once, says once that the provider answers again, and the sign-in completes (the
+    /// polls went on in silence before: an outage looked like a slow approver until the code expired).
+    @Test func aProviderThatStopsAnsweringDuringTheDeviceWaitIsSaidOnceAndTheSignInCompletes() throws {
+        let (login, code) = try startDeviceLogin()
+        try idp.waitForPolls(userCode: code, atLeast: 1)
+        try idp.admin("fail", #"{"count":2,"status":503,"path":"/oauth2/v2.0/token"}"#)
+        _ = try login.waitFor("the provider's return") { $0.contains("The provider answers again; waiting for the approval.") ? true : nil }
+        #expect(login.stderr.components(separatedBy: "The provider did not answer the last poll (").count == 2, "\(login.stderr)")
+        try idp.approve(userCode: code, as: "taro@contoso.com", afterPolls: 2)
+        #expect(try login.wait() == 0, "\(login.stderr)")
+        #expect(try accounts().first?["state"] as? String == "signed_in")
+    }
+
     /// `slow_down` adds 5 s to the interval (RFC 8628 §3.5), and polling goes on.
     @Test func slowDownWidensThePollingIntervalByFiveSeconds() throws {
         try idp.admin("device/slow-down", #"{"count":1}"#)
@@ -276,6 +290,14 @@ import AuthDeckPlatform
         let row = try #require(try accounts().first)
         #expect(row["state"] as? String == "needs_sign_in")
         #expect(row["state_reason"] as? String == "MFA required — sign in again in the browser")
+        // The class by its documented snake_case name, in accounts and refresh alike (was
+        // `needsInteraction`, the store's spelling).
+        #expect((row["last_error"] as? [String: Any])?["class"] as? String == "needs_interaction")
+        try idp.admin("fail", #"{"count":1,"aadsts":50076,"path":"/oauth2/v2.0/token"}"#)
+        let json = try run("refresh", "taro@contoso.com", "--json")
+        #expect(json.status == 3)
+        let result = try #require((try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])?.first)
+        #expect(result["error_class"] as? String == "needs_interaction" && result["ok"] as? Bool == false)
         // Nothing was lost: the refresh token is still the one it was.
         let after = try #require(try store().account(id: before.account.id))
         #expect(after.credentials.refreshToken == before.credentials.refreshToken)

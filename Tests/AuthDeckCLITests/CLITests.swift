@@ -192,6 +192,12 @@ import Glibc
             #expect(r.stderr.contains("no store at \(typo) (nothing was created)"), "\(command): \(r.stderr)")
         }
         #expect(!FileManager.default.fileExists(atPath: fresh.file("typo")), "no directory was made")
+        // Outside a UTF-8 locale the sentence's own dash is ASCII (LANG=C showed its bytes as debris).
+        for locale in [["LANG": "C"], ["LANG": "en_US.UTF-8", "LC_ALL": "POSIX"]] {
+            let plain = try reader.run(["accounts", "--store", typo], env: locale)
+            #expect(plain.stderr.contains("(nothing was created); check the path given by --store or AUTHDECK_STORE - `authdeck login"), "\(plain.stderr)")
+            #expect(!plain.stderr.utf8.contains { $0 >= 0x80 }, "\(locale): \(plain.stderr)")
+        }
         let listed = try reader.run(["accounts"])
         #expect(listed.status == 0 && listed.stdout == "No accounts yet.\n", "\(listed.stderr)")
         #expect(try reader.run(["accounts", "--json"]).stdout == "[]\n")
@@ -275,6 +281,13 @@ import Glibc
         for id in ["work/0000a001", "work/0000a009", "sp/0000a012"] { #expect(r.stderr.contains(id)) }
         let none = try run("token", "nobody")
         #expect(none.status == 2)
+        #expect(none.stderr.contains("no account matches \"nobody\" (`authdeck accounts` lists them)"), "\(none.stderr)")
+        // A near miss of a provider, an id or a username is offered back (the trial's `token wrok`).
+        for (typo, meant) in [("wrok", "work"), ("work/0000a0001", "work/0000a001"), ("jrio@contoso.com", "jiro@contoso.com")] {
+            let r = try run("token", typo)
+            #expect(r.status == 2)
+            #expect(r.stderr.contains("no account matches \"\(typo)\"; did you mean \"\(meant)\"?"), "\(r.stderr)")
+        }
     }
 
     @Test func pruneDryRunListsExactlyTheStaleOnes() throws {

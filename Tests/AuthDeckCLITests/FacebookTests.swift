@@ -101,7 +101,7 @@ import AuthDeckPlatform
         #expect((7000...7200).contains(short["expires_in_seconds"] as? Int ?? 0), "\(short)")
         #expect((5_180_000...5_183_944).contains(long["expires_in_seconds"] as? Int ?? 0), "\(long)")
         #expect((short["access_tokens"] as? [[String: Any]])?.first?["scopes"] as? [String] == ["email", "public_profile"])
-        #expect((short["id_token_claims"] as? [String: String])?["data_access_expires_at"] != nil)
+        #expect((short["id_token_claims"] as? [String: Any])?["data_access_expires_at"] is String)
     }
 
     @Test func anExpiredSessionNeedsSignInAndNoSecretMeansNoSilentRenewal() throws {

@@ -62,6 +62,10 @@ struct GlewlwydTests {
         #expect(rows.first?["display_name"] as? String == "本番 太郎")
         #expect(rows.first?["state"] as? String == "signed_in")
         #expect((rows.first?["subject"] as? String)?.hasPrefix(server.issuer + "|") == true)
+        // A real server's ID token: its NumericDate claims are numbers in --json, as in the token.
+        let claims = try #require(rows.first?["id_token_claims"] as? [String: Any])
+        #expect(claims["exp"] is Int && claims["iat"] is Int, "\(claims)")
+        #expect(claims["sub"] is String)
     }
 
     @Test func authorizationCodeWithPKCEThroughTheLoopback() throws {

@@ -157,7 +157,7 @@ import AuthDeckPlatform
         expectNothingLost("state-wrong", result, after)
         #expect(count == 1, "state-wrong: no account was added")
         #expect(took >= 5, "the wrong state did not end the wait (took \(took) s)")
-        #expect(result.stderr.contains("no sign-in redirect arrived within 5 s; 1 redirect with the wrong state (not from this sign-in) was ignored"),
+        #expect(result.stderr.contains("no sign-in redirect arrived within 5s (--timeout); 1 redirect with the wrong state (not from this sign-in) was ignored; nothing was saved"),
                 "\(result.stderr)")
     }
 

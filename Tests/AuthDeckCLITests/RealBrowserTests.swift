@@ -81,7 +81,7 @@ struct RealBrowserTests {
     @Test func aPersonWhoClosesTheTabGetsAClearTimeoutAndNothingIsSaved() throws {
         let r = try runner.run(["login", "gl", "--browser", "--timeout", "15s"], env: ["REAL_BROWSER_MODE": "close"], timeout: 60)
         #expect(r.status == 3, "\(r.stderr)\nbrowser:\n\(browserLog)")
-        #expect(r.stderr.contains("no sign-in redirect arrived within 15 s; start the sign-in again"), "\(r.stderr)")
+        #expect(r.stderr.contains("no sign-in redirect arrived within 15s (--timeout); nothing was saved — run it again, with a longer --timeout if needed"), "\(r.stderr)")
         #expect(browserLog(after: "closing the tab").contains("closing the tab without signing in"), "\(browserLog)")
         #expect(try accounts().isEmpty)
     }

@@ -32,7 +32,7 @@ import AuthDeckTestSupport
                              displayName: "本番 ✓ \u{7f}\u{2028}", realm: nil, createdAt: now, lastSignInAt: now,
                              lastError: AccountError(errorClass: .needsInteraction, code: "invalid_grant", remedy: "sign \"in\"", at: now)),
             credentials: Credentials(accessTokens: [AccessToken(id: "t", value: Secret("x"), scopes: [], obtainedAt: now, expiresAt: nil)],
-                                     idTokenClaims: ["b": "2", "a": "1"],
+                                     idTokenClaims: ["b": "2", "a": "1", "exp": "1800003600", "iat": "not a number", "auth_time": "-5"],
                                      cookies: [Cookie(id: "c", name: "FedAuth", value: Secret("v"), domain: ".x", expiresAt: now)]))
         let assessment = DeckAssessment(accounts: DeckFixture(now: now).accounts + [hostile], providers: config.knownProviders,
                                         statePolicy: config.statePolicy, pruneSettings: config.pruneSettings, now: now)
@@ -128,7 +128,28 @@ struct AccountShape: Encodable {
     var access_tokens: [AccessTokenJSON]
     var refresh_token: RefreshTokenJSON?
     var cookies: [CookieJSON]
-    var id_token_claims: [String: String]
+    var id_token_claims: [String: Claim]
+
+    /// The error classes by the names authdeck(1) documents.
+    static let documentedClass: [ErrorClass: String] = [
+        .transient: "transient", .needsInteraction: "needs_interaction", .misconfigured: "misconfigured", .declined: "declined",
+    ]
+
+    /// A claim as authdeck(1) says it is printed: text, but the NumericDate claims as numbers.
+    enum Claim: Encodable {
+        case text(String), number(Int64)
+        init(name: String, value: String) {
+            let dates: Set<String> = ["exp", "iat", "nbf", "auth_time", "updated_at"]
+            if dates.contains(name), let n = Int64(value) { self = .number(n) } else { self = .text(value) }
+        }
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.singleValueContainer()
+            switch self {
+            case .text(let s): try c.encode(s)
+            case .number(let n): try c.encode(n)
+            }
+        }
+    }
     var quarantined_at: String?
 
     init(_ entry: DeckAssessment.Entry, now: Instant, skew: TimeSpan, isDefault: Bool = false) {
@@ -149,7 +170,7 @@ struct AccountShape: Encodable {
         `default` = isDefault
         last_sign_in_at = a.lastSignInAt?.iso8601
         last_used_at = a.lastUsedAt?.iso8601
-        last_error = a.lastError.map { ErrorJSON(class: $0.errorClass.rawValue, code: $0.code, remedy: $0.remedy, at: $0.at.iso8601) }
+        last_error = a.lastError.map { ErrorJSON(class: Self.documentedClass[$0.errorClass]!, code: $0.code, remedy: $0.remedy, at: $0.at.iso8601) }
         failed_attempts = a.failedAttempts
         access_tokens = c.accessTokens.map {
             AccessTokenJSON(scopes: $0.scopes, token_type: $0.tokenType, obtained_at: $0.obtainedAt.iso8601,
@@ -162,7 +183,7 @@ struct AccountShape: Encodable {
             CookieJSON(name: $0.name, domain: $0.domain, path: $0.path, expires_at: $0.expiresAt?.iso8601,
                        secure: $0.secure, http_only: $0.httpOnly)
         }
-        id_token_claims = c.idTokenClaims
+        id_token_claims = Dictionary(uniqueKeysWithValues: c.idTokenClaims.map { ($0.key, Claim(name: $0.key, value: $0.value)) })
         quarantined_at = a.quarantinedAt?.iso8601
     }
 }

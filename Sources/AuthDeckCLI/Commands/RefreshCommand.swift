@@ -41,9 +41,10 @@ struct RefreshCommand: AsyncParsableCommand {
         } else {
             (targets, needSignIn) = try await refresh.due(force: force)
         }
-        let results = (await refresh.run(targets, named: account != nil, parallel: parallel) + needSignIn).sorted { $0.id < $1.id }.map { r in
+        let outcomes = (await refresh.run(targets, named: account != nil, parallel: parallel) + needSignIn).sorted { $0.id < $1.id }
+        let results = outcomes.map { r in
             ResultJSON(id: r.id, ok: r.ok, state: r.ok ? "signed_in" : nil, expires_at: r.ok ? r.expiresAt?.iso8601 : nil,
-                       error_class: r.failure?.errorClass.rawValue, remedy: r.failure?.remedy)
+                       error_class: r.failure?.errorClass.jsonName, remedy: r.failure?.remedy)
         }
         if json {
             try Output.json(results)
@@ -58,9 +59,9 @@ struct RefreshCommand: AsyncParsableCommand {
                 }
             }
         }
-        let failures = results.filter { !$0.ok }
-        if failures.contains(where: { $0.error_class == ErrorClass.needsInteraction.rawValue }) { throw ExitCode(ExitStatus.needsSignIn) }
-        if failures.contains(where: { $0.error_class == ErrorClass.transient.rawValue }) { throw ExitCode(ExitStatus.transient) }
-        if !failures.isEmpty { throw ExitCode(ExitStatus.failure) }
+        let failed = Set(outcomes.compactMap { $0.failure?.errorClass })
+        if failed.contains(.needsInteraction) { throw ExitCode(ExitStatus.needsSignIn) }
+        if failed.contains(.transient) { throw ExitCode(ExitStatus.transient) }
+        if !failed.isEmpty { throw ExitCode(ExitStatus.failure) }
     }
 }

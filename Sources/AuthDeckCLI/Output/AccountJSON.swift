@@ -9,6 +9,12 @@ import AuthDeckCore
 /// free again — `bench/run`'s `accounts --json` row); `JSONWriterTests` holds the bytes equal to
 /// what JSONEncoder writes for an independent `Encodable` description of the same shape.
 enum AccountJSON {
+    /// Claims that are a NumericDate (seconds since 1970) where the token carries them: JWT's
+    /// `exp`, `iat`, `nbf`, OpenID's `auth_time` and `updated_at`. The store keeps every claim as
+    /// text; these go out as JSON numbers again, as the token had them, so a script can compare
+    /// `exp` without parsing it.
+    static let numericDateClaims: Set<String> = ["exp", "iat", "nbf", "auth_time", "updated_at"]
+
     /// Writes one account's object.
     static func write(_ entry: DeckAssessment.Entry, now: Instant, skew: TimeSpan, isDefault: Bool = false, to w: inout JSONWriter) {
         let a = entry.stored.account
@@ -61,14 +67,14 @@ enum AccountJSON {
         w.beginObject()
         for (name, value) in c.idTokenClaims.sorted(by: { $0.key < $1.key }) {
             w.key(named: name)
-            w.string(value)
+            if numericDateClaims.contains(name), let seconds = Int64(value) { w.int(seconds) } else { w.string(value) }
         }
         w.endObject()
         if let e = a.lastError {
             w.key("last_error")
             w.beginObject()
             w.field("at", e.at)
-            w.field("class", e.errorClass.rawValue)
+            w.field("class", e.errorClass.jsonName)
             w.field("code", e.code)
             w.field("remedy", e.remedy)
             w.endObject()

@@ -20,9 +20,10 @@ enum Output {
         stderr("\(message)\n")
     }
 
-    /// Writes `text` to stderr as inert text (line breaks kept): the one way to stderr.
+    /// Writes `text` to stderr as inert text (line breaks kept), its punctuation in ASCII
+    /// outside a UTF-8 locale (`ProseCharset`): the one way to stderr.
     static func stderr(_ text: String) {
-        FileHandle.standardError.write(Data(TerminalText.inertMessage(text).utf8))
+        FileHandle.standardError.write(Data(ProseCharset.spelled(TerminalText.inertMessage(text)).utf8))
     }
 
     /// Writes exactly `text` to stdout (no added newline), for tokens and jars.

@@ -102,6 +102,7 @@ public struct FacebookAdapter: ProviderAdapter {
                 userCode: userCode, verificationURI: start.string("verification_uri") ?? "https://www.facebook.com/device",
                 verificationURIComplete: nil, message: nil, expiresAt: issued + .seconds(expiresIn), host: "Facebook"))
             var interval = Double(start.integer("interval") ?? 5)
+            var outage = PollOutage()
             do {
                 while true {
                     try await context.sleeper.sleep(seconds: wait.nap(interval, now: context.clock.now()))
@@ -116,9 +117,11 @@ public struct FacebookAdapter: ProviderAdapter {
                     } catch let f as AuthFailure {
                         // A network error or 5xx while the person approves: poll on, more slowly.
                         if f.errorClass == .transient, FacebookErrors.subcode(of: f) == nil {
+                            if let notice = outage.failed(f) { await presenter.present(notice) }
                             interval = min(interval * 2, 30)
                             continue
                         }
+                        if let notice = outage.answered() { await presenter.present(notice) }
                         // By subcode alone: PROVIDERS.md leaves the code of some of them unverified.
                         switch FacebookErrors.subcode(of: f) {
                         case 1349174: continue
@@ -159,8 +162,10 @@ public struct FacebookAdapter: ProviderAdapter {
             params = try await listener.awaitRedirect(timeout: Double(options.timeout.seconds), state: state) { p in
                 p["state"] == state ? (200, "<h1>Done</h1><p>Return to authdeck.</p>") : (400, "<h1>Not this sign-in</h1>")
             }
+        } catch let error as LoopbackListener.ListenerError where error.timedOut {
+            throw SignInTimeout.failure("no sign-in redirect arrived", within: options.timeout, ignored: error.ignored)
         } catch {
-            throw AuthFailure(.needsInteraction, code: "timeout", remedy: "\(error); start the sign-in again")
+            throw AuthFailure(.needsInteraction, code: "loopback", remedy: "\(error); start the sign-in again")
         }
         guard params["state"] == state else {
             throw AuthFailure(.misconfigured, code: "state_mismatch", remedy: "the redirect carried the wrong state; nothing was saved")
