@@ -56,11 +56,19 @@ public struct Reauthentication: Sendable {
     }
 
     func signIn(_ adapter: any ProviderAdapter, username: String?, presenter: any SignInPresenter) async throws -> StoredAccount {
-        guard let flow = SignInFlowChoice.forDeck(adapter) else {
+        guard let flow = SignInFlowChoice.forDeck(adapter, username: username) else {
             throw AuthFailure(.misconfigured, code: "password_only", remedy: SignInFlowChoice.deckCannotSignIn(adapter.profile.id))
         }
+        var options = SignInOptions(username: username)
+        if flow == .password, let username {
+            // Asked by the presenter (a window of the deck); no answer is a cancelled sign-in.
+            guard let password = await presenter.password(for: "\(adapter.profile.id)/\(username)"), !password.isEmpty else {
+                throw CancellationError()
+            }
+            options.password = password
+        }
         return try await SignInCoordinator(store: wiring.store, clock: wiring.clock)
-            .signIn(with: adapter, flow: flow, presenter: presenter, options: SignInOptions(username: username))
+            .signIn(with: adapter, flow: flow, presenter: presenter, options: options)
     }
 
     /// The account; a `Refusal` when it is gone (removed meanwhile), which no sign-in can mend.

@@ -8,21 +8,25 @@ public enum SignInFlowChoice {
         requested ?? adapter.profile.flow ?? adapter.capabilities.flows.first ?? .device
     }
 
-    /// The deck shows a device code or opens a browser but never asks for a password: the
-    /// provider's `flow` when it is one of those, else device, else browser; nil when the
-    /// provider offers neither — and nil rather than a browser for a provider whose `flow` is
-    /// something else (a password): a browser window its people were never meant to use waited
-    /// for an approval nobody would give (issue 31: the demo's OAM account).
-    public static func forDeck(_ adapter: any ProviderAdapter) -> SignInFlow? {
+    /// The deck's flow: the provider's `flow` when it is device or browser, else device, else
+    /// browser — never a browser for a provider whose `flow` is something else (a browser
+    /// window its people were never meant to use waited for an approval nobody would give:
+    /// issue 31, the demo's OAM account). A provider that offers a person nothing else in the
+    /// deck signs a known account (`username`) in again with its password, asked in a window
+    /// of the deck; nil when nothing fits (a new account of a password-only provider).
+    public static func forDeck(_ adapter: any ProviderAdapter, username: String? = nil) -> SignInFlow? {
         let offered = adapter.capabilities.flows
         let configured = adapter.profile.flow
         let browserAllowed = configured == nil || configured == .browser
-        return [configured, .device, browserAllowed ? .browser : nil].compactMap { $0 }
+        let shown = [configured, .device, browserAllowed ? .browser : nil].compactMap { $0 }
             .first { offered.contains($0) && ($0 == .device || $0 == .browser) }
+        if let shown { return shown }
+        return username != nil && offered.contains(.password) ? .password : nil
     }
 
-    /// What the deck says when `forDeck` finds nothing.
+    /// What the deck says when `forDeck` finds nothing (adding an account of a password-only
+    /// provider: the deck knows no username to ask a password for).
     public static func deckCannotSignIn(_ providerId: String) -> String {
-        "\(providerId) signs in with a password: run `authdeck login \(providerId) --password`"
+        "\(providerId) signs in with a username and password: run `authdeck login \(providerId) --password --username NAME`"
     }
 }

@@ -25,6 +25,8 @@ final class DeckRuntime: @unchecked Sendable {
     var onSignInPrompt: (@Sendable (_ accountId: String, SignInPrompt) -> Void)?
     /// Results of background work, drained by the loop.
     private let inbox = Inbox()
+    /// Sign-ins waiting for a password typed into the deck.
+    private let passwords = PasswordAnswers()
     private var tasks: [String: Task<Void, Never>] = [:]
     /// What of `tasks` has not ended yet (see `finishWork`).
     private let running = RunningWork()
@@ -191,6 +193,8 @@ final class DeckRuntime: @unchecked Sendable {
         case .cancelSignIn(let id):
             tasks[id]?.cancel()
             tasks[id] = nil
+        case let .answerPassword(id, password):
+            passwords.answer(id, password)
         case .encodeQR(let uri):
             Task.detached { [inbox] in
                 if let matrix = QREncoder.encode(uri) { inbox.post(.qrCode(uri: uri, matrix)) }
@@ -233,7 +237,7 @@ final class DeckRuntime: @unchecked Sendable {
     /// sign-in flow with its prompts shown as modals.
     func renew(_ id: String, interactive: Bool) async {
         do {
-            switch try await reauthentication.renewOrSignIn(id, interactive: interactive, presenter: DeckPresenter(id: id, inbox: inbox, observer: onSignInPrompt)) {
+            switch try await reauthentication.renewOrSignIn(id, interactive: interactive, presenter: DeckPresenter(id: id, inbox: inbox, passwords: passwords, observer: onSignInPrompt)) {
             case .renewed:
                 inbox.post(.renewFinished(id: id, failure: nil, retryAt: pacing.notBefore(id)))
             case .signedIn(let signed):
@@ -243,7 +247,7 @@ final class DeckRuntime: @unchecked Sendable {
         } catch let f as AuthFailure where interactive {
             inbox.post(.signInFinished(id: id, failure: f.remedy))
         } catch is CancellationError {
-            inbox.post(.signInFinished(id: id, failure: "cancelled"))
+            inbox.post(.signInFinished(id: id, failure: DeckReducer.cancelledFailure))
         } catch {
             inbox.post(.renewFinished(id: id, failure: Self.failureText(error), retryAt: pacing.notBefore(id)))
         }
@@ -271,19 +275,19 @@ final class DeckRuntime: @unchecked Sendable {
         }
     }
 
-    /// A new account, with the deck's flow (device or browser; password flows need the CLI,
-    /// which can ask for a password without echo).
+    /// A new account, with the deck's flow (device or browser; a provider that only takes a
+    /// password needs the username `authdeck login --password --username` gives).
     func add(_ provider: String) async {
         let key = "new:" + provider
         do {
             let started = context.clock.now()
-            let added = try await reauthentication.add(provider, presenter: DeckPresenter(id: key, inbox: inbox, observer: onSignInPrompt))
+            let added = try await reauthentication.add(provider, presenter: DeckPresenter(id: key, inbox: inbox, passwords: passwords, observer: onSignInPrompt))
             inbox.post(.signInFinished(id: key, failure: nil, account: "\(provider)/\(TerminalText.inert(added.account.username))",
                                        existing: added.account.createdAt < started))
         } catch let f as AuthFailure {
             inbox.post(.signInFinished(id: key, failure: f.remedy))
         } catch is CancellationError {
-            inbox.post(.signInFinished(id: key, failure: "cancelled"))
+            inbox.post(.signInFinished(id: key, failure: DeckReducer.cancelledFailure))
         } catch {
             inbox.post(.signInFinished(id: key, failure: Self.failureText(error)))
         }
@@ -380,9 +384,15 @@ final class Inbox: Sendable {
 struct DeckPresenter: SignInPresenter {
     let id: String
     let inbox: Inbox
+    let passwords: PasswordAnswers
     let observer: (@Sendable (String, SignInPrompt) -> Void)?
     func present(_ prompt: SignInPrompt) async {
         observer?(id, prompt)
         inbox.post(.signInPrompt(id: id, prompt))
+    }
+
+    /// Shows the deck's password window and waits for what is typed there.
+    func password(for account: String) async -> Secret? {
+        await passwords.wait(for: id) { inbox.post(.passwordPrompt(id: id, account: TerminalText.inert(account))) }
     }
 }

@@ -15,8 +15,13 @@ public protocol SignInPresenter: Sendable {
     /// Asks a yes/no question (e.g. "the code expired — get a new one?"); false when no
     /// person can answer.
     func confirm(_ question: String) async -> Bool
+    /// Asks for `account`'s password without showing it (the deck's re-sign-in of a provider
+    /// whose only flow a person can follow there is a password); nil when nobody can answer
+    /// or the person cancels.
+    func password(for account: String) async -> Secret?
 }
 
 extension SignInPresenter {
     public func confirm(_ question: String) async -> Bool { false }
+    public func password(for account: String) async -> Secret? { nil }
 }

@@ -11,6 +11,8 @@ public enum DeckAction: Equatable, Sendable {
     /// A renewal of `id` ended; `retryAt`: when the renewal pacing lets it be renewed ahead again.
     case renewFinished(id: String, failure: String?, retryAt: Instant? = nil)
     case signInPrompt(id: String, SignInPrompt)
+    /// The sign-in of `id` needs `account`'s password, typed into a window of the deck.
+    case passwordPrompt(id: String, account: String)
     /// `account` names a new account added (`provider/username`).
     case signInFinished(id: String, failure: String?, account: String? = nil, existing: Bool = false)
     case pruned(count: Int)
@@ -50,6 +52,8 @@ public enum DeckEffect: Equatable, Sendable {
     case makeDefault(id: String)
     case signIn(provider: String)
     case cancelSignIn(id: String)
+    /// The password typed for the sign-in of `id`, handed to the sign-in that asked for it.
+    case answerPassword(id: String, Secret)
     case openURL(String)
     /// Encode a verification URL as a QR code (answered by `.qrCode`, or not at all when
     /// libqrencode is missing).

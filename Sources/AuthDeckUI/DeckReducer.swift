@@ -74,9 +74,18 @@ public enum DeckReducer {
                 }
             }
             return []
+        case let .passwordPrompt(id, account):
+            if state.busy[id] != nil { state.busy[id] = "signing in" }
+            state.modal = .password(id: id, account: account, typed: PasswordEntry())
+            return []
         case let .signInFinished(id, failure, account, existing):
             state.busy.removeValue(forKey: id)
             if isSignInModal(state.modal) { state.modal = nil }
+            if failure == cancelledFailure {
+                // Said as Esc said it: the two arrive in either order and must not disagree.
+                state.message = cancelledMessage(id, state)
+                return [.reload]
+            }
             // `account` names who actually signed in: a person may pick another user in the
             // browser or on the device page, and the message must not claim the wrong one.
             if id.hasPrefix("new:") {
@@ -121,7 +130,7 @@ public enum DeckReducer {
 
     static func isSignInModal(_ m: DeckState.Modal?) -> Bool {
         switch m {
-        case .deviceCode, .browser: return true
+        case .deviceCode, .browser, .password: return true
         default: return false
         }
     }
@@ -129,6 +138,7 @@ public enum DeckReducer {
     /// A key: typed into the filter as text, else resolved through the state's keymap (the
     /// user's `[keys]` applied) to a command for the deck or the window over it.
     static func press(_ state: inout DeckState, _ key: Key) -> [DeckEffect] {
+        if case let .password(id, account, typed)? = state.modal { return typePassword(&state, key, id: id, account: account, typed: typed) }
         if let modal = state.modal { return pressInModal(&state, modal, state.keymap.command(for: key, in: .window)) }
         if state.editingFilter {
             switch key {
@@ -238,6 +248,40 @@ public enum DeckReducer {
         return []
     }
 
+    /// What the runtime reports as the failure of a sign-in it cancelled (Esc, q).
+    public static let cancelledFailure = "cancelled"
+
+    /// The one sentence for a cancelled sign-in, whichever of Esc and the sign-in's end comes first.
+    static func cancelledMessage(_ id: String, _ state: DeckState) -> String {
+        id.hasPrefix("new:") ? "Sign-in to \(id.dropFirst(4)) cancelled." : "Sign-in of \(state.accountName(id)) cancelled."
+    }
+
+    /// A key in the password window: every character is part of the password (`q` too), so
+    /// no key binding applies there; Enter hands it to the sign-in, Esc cancels the sign-in.
+    static func typePassword(_ state: inout DeckState, _ key: Key, id: String, account: String, typed: PasswordEntry) -> [DeckEffect] {
+        var typed = typed
+        switch key {
+        case .char(let c):
+            typed.type(c)
+        case .backspace:
+            typed.erase()
+        case .enter:
+            guard !typed.isEmpty else { return [] }
+            state.modal = nil
+            state.message = "Signing in \(account)…"
+            return [.answerPassword(id: id, typed.secret)]
+        case .escape:
+            state.modal = nil
+            state.busy.removeValue(forKey: id)
+            state.message = cancelledMessage(id, state)
+            return [.cancelSignIn(id: id)]
+        default:
+            return []
+        }
+        state.modal = .password(id: id, account: account, typed: typed)
+        return []
+    }
+
     /// A command in a window; `nil` when the key gives none (it still closes the help).
     static func pressInModal(_ state: inout DeckState, _ modal: DeckState.Modal, _ command: Keymap.Command?) -> [DeckEffect] {
         switch modal {
@@ -291,13 +335,15 @@ public enum DeckReducer {
             if command == .cancel || command == .quit {
                 state.modal = nil
                 state.busy.removeValue(forKey: id)
-                state.message = "Sign-in cancelled."
+                state.message = cancelledMessage(id, state)
                 // q quits here as the help bar says: the sign-in is cancelled on the way out.
                 guard command == .quit else { return [.cancelSignIn(id: id)] }
                 state.quitting = true
                 return [.cancelSignIn(id: id), .quit]
             }
             if case .browser(_, let url) = modal, command == .openInBrowser { return [.openURL(url)] }
+        case .password:
+            break  // typed, not commanded: `typePassword`
         }
         return []
     }

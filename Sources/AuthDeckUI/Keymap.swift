@@ -42,7 +42,7 @@ public enum Keymap {
                 label: "↑/k, ↓/j", help: "move up and down (PgUp, PgDn, Home, End too); a mouse click selects a row", inBar: false),
         Binding("pane", .switchPane, keys: [.tab, .backTab], label: "Tab",
                 help: "switch between the providers and accounts panes (Enter on a provider filters by it)", inBar: false),
-        Binding("renew", .renew, keys: [.enter, .char("r")], label: "Enter/r", help: "re-sign-in: renew silently, else sign in (device code or browser)", inBar: true, short: "re-sign-in"),
+        Binding("renew", .renew, keys: [.enter, .char("r")], label: "Enter/r", help: "re-sign-in: renew silently, else sign in (device code, browser, or a password asked in a window)", inBar: true, short: "re-sign-in"),
         Binding("renew_all", .renewAll, keys: [.char("R")], label: "R", help: "renew every expired or expiring account", inBar: true, short: "renew all"),
         Binding("filter", .filter, keys: [.char("/")], label: "/", help: "filter accounts (Esc clears)", inBar: true, short: "filter"),
         Binding("sort", .sort, keys: [.char("s")], label: "s", help: "sort by expiry, provider, name, last used", inBar: true, short: "sort"),

@@ -31,7 +31,14 @@ import AuthDeckApp
         #expect(SignInFlowChoice.forDeck(adapter(.oam)) == .browser)
         // Issue 31, item 7: a password provider got a browser window nobody would approve.
         #expect(SignInFlowChoice.forDeck(adapter(.oam, flow: .password)) == nil)
-        #expect(SignInFlowChoice.deckCannotSignIn("corp").contains("`authdeck login corp --password`"))
+        #expect(SignInFlowChoice.deckCannotSignIn("corp").contains("`authdeck login corp --password --username NAME`"))
+        // A known account of such a provider is signed in again with its password, asked in
+        // the deck (the trial: the advice to run a command lacked the demo's store and config).
+        #expect(SignInFlowChoice.forDeck(adapter(.oam, flow: .password), username: "alice") == .password)
+        #expect(SignInFlowChoice.forDeck(adapter(.sharepoint, options: ["mode": "legacy"]), username: "taro@contoso.com") == .password)
+        // Never a password where a device code or the browser serves.
+        #expect(SignInFlowChoice.forDeck(adapter(.azuread, flow: .password), username: "taro") == .device)
+        #expect(SignInFlowChoice.forDeck(adapter(.oam), username: "alice") == .browser)
         #expect(SignInFlowChoice.forDeck(adapter(.sharepoint, options: ["azure_provider": "work"])) == .device)
         #expect(SignInFlowChoice.forDeck(adapter(.sharepoint, options: ["mode": "legacy"])) == nil, "legacy SharePoint needs a password")
     }

@@ -291,6 +291,56 @@ import AuthDeckPlatform
         try s.waitFor(text: "EXIT=0")
     }
 
+    /// A provider whose only flow a person can follow in the deck is a password (OAM's
+    /// `flow = "password"`): Enter on its signed-out account asks for the password in a window
+    /// of the deck, which never shows it and takes every key as part of it (`q` too); a wrong
+    /// one says so and changes nothing, Esc cancels, the right one signs the account in (the
+    /// trial: the deck only said to run a command, which lacked the demo's store and config).
+    @Test func aPasswordProviderIsSignedInAgainWithAPasswordTypedIntoTheDeck() throws {
+        let idp = try EmulatorProcess()
+        try home.writeConfig(idp.oamTOML("wp", preset: "11g-ms", options: ", remember_username_allowed = true, remember_username_default = true")
+            .replacingOccurrences(of: "kind = \"oam\"", with: "kind = \"oam\"\nflow = \"password\""))
+        var env = environment
+        env["OAM_SECRET"] = "oam-secret"
+        var runner = BinaryRunner(product: "authdeck", environment: env)
+        runner.environment["AUTHDECK_PASSWORD"] = "taro-pass-123"
+        #expect(try runner.run(["login", "wp", "--password", "--username", "taro@contoso.com"]).status == 0)
+        let s = try TmuxSession(environment: env, command: "\(binary); echo EXIT=$?")
+        func row(_ screen: String) -> String { screen.split(separator: "\n").map(String.init).first { $0.contains("taro@contoso.com") } ?? "" }
+        try s.waitFor("the OAM account signed in") { row($0).contains("● signed in") }
+        try s.send("d")
+        try s.waitFor(text: "c sign out and clear the registration")
+        try s.send("y")
+        try s.waitFor("the row needing a sign-in") { row($0).contains("▲ sign in") }
+        // Esc cancels: nothing changes.
+        try s.send("Enter")
+        try s.waitFor(text: "Password (not shown):")
+        try s.send("Escape")
+        try s.waitFor(text: "Sign-in of wp/taro@contoso.com cancelled.")
+        #expect(row(try s.screen()).contains("▲ sign in"))
+        // A wrong password: every key is part of it (q does not quit), nothing is shown but dots.
+        try s.send("Enter")
+        let window = try s.waitFor(text: "Sign in wp/taro@contoso.com")
+        #expect(window.contains("Enter signs in · Esc cancels"), "\(window)")
+        try s.send(literal: "quiet")
+        try s.waitFor(text: "> •••••")
+        try s.send("BSpace")
+        let typed = try s.waitFor("one character erased") { $0.contains("> ••••") && !$0.contains("> •••••") }
+        #expect(!typed.contains("quie"), "\(typed)")
+        try s.send("Enter")
+        try s.waitFor("the wrong password refused") { $0.contains("wp/taro@contoso.com: ") && !$0.contains("Password (not shown)") && !$0.contains("Signing in") }
+        #expect(row(try s.screen()).contains("▲ sign in"))
+        // The right one signs the account in.
+        try s.send("Enter")
+        try s.waitFor(text: "Password (not shown):")
+        try s.send(literal: "taro-pass-123")
+        try s.send("Enter")
+        try s.waitFor(text: "Signed in wp/taro@contoso.com.", timeout: 30)
+        try s.waitFor("the row signed in") { row($0).contains("● signed in") }
+        try s.send("q")
+        try s.waitFor(text: "EXIT=0")
+    }
+
     @Test func aRenewalByAScriptShowsInTheOpenDeckWithinTwoSeconds() throws {
         let idp = try EmulatorProcess()
         try home.writeConfig("clock_skew = \"0s\"\n" + idp.workAndIntranetTOML(renewBefore: "0s"))
