@@ -129,6 +129,6 @@ package.targets.append(contentsOf: [
     ], swiftSettings: strict),
     // The executable's own types (its JSON writer), through @testable import.
     .testTarget(name: "AuthDeckCommandTests", dependencies: [
-        "AuthDeckCLI", "AuthDeckCore", "AuthDeckConfig", "AuthDeckTestSupport",
+        "AuthDeckCLI", "AuthDeckCore", "AuthDeckConfig", "AuthDeckTestSupport", "AuthDeckStore", "AuthDeckUI", "AuthDeckTerminal", "AuthDeckPlatform",
     ], swiftSettings: strict),
 ])

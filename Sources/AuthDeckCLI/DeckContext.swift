@@ -8,7 +8,7 @@ import AuthDeckApp
 
 /// The composition root of one CLI invocation: resolves paths, opens the store and reads the
 /// config on demand, and hands out the clock. Commands get everything from here.
-struct DeckContext {
+struct DeckContext: Sendable {
     let environment: [String: String]
     let location: StoreLocation
     /// Whether the store path was named (`--store`, `AUTHDECK_STORE`) rather than the default.

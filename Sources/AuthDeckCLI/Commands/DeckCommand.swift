@@ -44,7 +44,7 @@ struct DeckCommand: AsyncParsableCommand {
         }
         // After the theme is known good: a mistyped --theme creates no store.
         let store = try context.openStore(creating: true)
-        let firstRead = FirstRead(store) { try DeckRuntime.load(context: context, store: store, config: config, selected: nil) }
+        let firstRead = FirstRead(store) { try DeckWork.load(context: context, store: store, config: config, selected: nil) }
         let runtime = DeckRuntime(context: context, config: config, store: store, themes: themes, ascii: !TerminalProbe.localeIsUTF8())
         if let note = catalog.note { runtime.state.message = note }
         if let signal = runtime.run(screen: CursesScreen(color: !noColor), firstRead: firstRead) {

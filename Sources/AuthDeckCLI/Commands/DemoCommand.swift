@@ -94,10 +94,9 @@ struct DemoCommand: AsyncParsableCommand {
         let signingIn = DemoSignIns()
         let approver = Task.detached { await idp.approveDeviceCodes(after: 3, polls: 2, as: signingIn) }
         defer { approver.cancel() }
-        let firstRead = FirstRead(store) { try DeckRuntime.load(context: context, store: store, config: config, selected: nil) }
+        let firstRead = FirstRead(store) { try DeckWork.load(context: context, store: store, config: config, selected: nil) }
         let runtime = DeckRuntime(context: context, config: config, store: store,
-                                  themes: ThemeCatalog.load(environment: env).themes, ascii: !TerminalProbe.localeIsUTF8())
-        runtime.onSignInPrompt = { id, prompt in
+                                  themes: ThemeCatalog.load(environment: env).themes, ascii: !TerminalProbe.localeIsUTF8()) { id, prompt in
             guard case .deviceCode(let code, _, _, _, _) = prompt,
                   let username = try? store.accountRows(includeQuarantined: true).first(where: { $0.id == id })?.username else { return }
             signingIn.record(code: code, username: username)
