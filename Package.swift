@@ -75,7 +75,7 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "CryptoExtras", package: "swift-crypto"),
         ], swiftSettings: strict),
-        .target(name: "AuthDeckTestSupport", dependencies: ["AuthDeckCore", "AuthDeckStore"],
+        .target(name: "AuthDeckTestSupport", dependencies: ["AuthDeckCore", "AuthDeckStore", "AuthDeckHTTP"],
                 swiftSettings: strict),
 
         // The full command line (product `authdeck-full`): commands parse, call AuthDeckApp and

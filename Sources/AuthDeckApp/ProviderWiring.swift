@@ -4,39 +4,49 @@ import AuthDeckStore
 import AuthDeckHTTP
 import AuthDeckProviders
 
-/// The one composition of provider adapters: the real network, clock, browser and store, as
-/// every command, `watch` and the deck hand them to adapters.
+/// The one composition of provider adapters: the network, clock, browser and store, as every
+/// command, `watch` and the deck hand them to adapters.
 public struct ProviderWiring: Sendable {
     /// Builds the adapter of a configured provider; the seam tests replace to drive the use
-    /// cases with adapters of their own (the real one: `ProviderRegistry` over libcurl).
+    /// cases with adapters of their own (the real one: `ProviderRegistry`).
     public typealias AdapterFactory = @Sendable (ProviderProfile, DeckConfig, AdapterContext) throws -> any ProviderAdapter
 
     public let store: DeckStore
     public let clock: any WallClock
     public let environment: [String: String]
+    /// The network the real adapters talk over: libcurl, or a transport of a test's own
+    /// (`ScriptedHTTPClient`), so a use case runs with the real adapters below the binary.
+    let http: any HTTPClient
     let makeAdapter: AdapterFactory
 
-    public init(store: DeckStore, clock: any WallClock, environment: [String: String], adapters: AdapterFactory? = nil) {
+    public init(store: DeckStore, clock: any WallClock, environment: [String: String], http: (any HTTPClient)? = nil,
+                adapters: AdapterFactory? = nil) {
         self.store = store
         self.clock = clock
         self.environment = environment
+        self.http = http ?? Self.network(environment)
         makeAdapter = adapters ?? { profile, config, context in
             try ProviderRegistry.adapter(for: profile, context: context, config: config.providers)
         }
+    }
+
+    /// The real network: libcurl, with the proxy variables of `environment`.
+    static func network(_ environment: [String: String]) -> any HTTPClient {
+        CurlHTTPClient(userAgent: "authdeck/\(AuthDeckCore.version)", environment: environment)
     }
 
     /// What adapters of `config`'s providers are built with. The browser gets the
     /// environment without authdeck's secrets, the `client_secret_env` variables of `config`
     /// included; the adapters themselves read those from `environment`.
     public func adapterContext(_ config: DeckConfig) -> AdapterContext {
-        Self.adapterContext(store: store, config: config, clock: clock, environment: environment)
+        Self.adapterContext(store: store, config: config, clock: clock, environment: environment, http: http)
     }
 
     /// The adapters' world with `store`, or, before any store exists, with no accounts, no
     /// provider secrets and a cache that keeps nothing.
     public static func adapterContext(store: DeckStore?, config: DeckConfig, clock: any WallClock,
-                                      environment: [String: String]) -> AdapterContext {
-        AdapterContext(http: CurlHTTPClient(userAgent: "authdeck/\(AuthDeckCore.version)", environment: environment),
+                                      environment: [String: String], http: (any HTTPClient)? = nil) -> AdapterContext {
+        AdapterContext(http: http ?? network(environment),
                        clock: clock, documents: store.map { $0 as any DocumentCache } ?? UncachedDocuments(),
                        browser: BrowserOpener(environment: environment, withholdingSecretsOf: config.providers),
                        environment: environment, accounts: store, leaseHolder: DeckStore.leaseHolder,

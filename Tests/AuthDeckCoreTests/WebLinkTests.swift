@@ -43,11 +43,10 @@ import AuthDeckCore
             do {
                 _ = try prompt(code, uri, complete)
                 Issue.record("accepted \(code.debugDescription) \(uri) \(complete ?? "")")
-            } catch let error as AuthFailure {
+            } catch {
+                // Typed throws: the error is an AuthFailure.
                 #expect(error.errorClass == .misconfigured && error.remedy.contains(": \(field) "), "\(error.remedy)")
                 #expect(!error.remedy.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x202E || $0.value == 0x0A })
-            } catch {
-                Issue.record("\(error)")
             }
         }
     }
