@@ -112,7 +112,7 @@ struct CachedTokenReader {
         }
 
         var accounts: [Account] = []
-        let accountRows = try db.statement("SELECT id, provider_id, subject, username, display_name, created_at, last_used_at FROM accounts WHERE quarantined_at IS NULL ORDER BY provider_id, username, id")
+        let accountRows = try db.statement(Self.accountsSQL)
         while try accountRows.next() {
             let row = accountRows
             accounts.append(Account(id: row.string(0), providerId: row.string(1), subject: row.string(2), username: row.string(3),
@@ -134,7 +134,7 @@ struct CachedTokenReader {
         guard !doubt, case .found(let account) = outcome else { return nil }
         // The row must match its seal (provider, subject, username, realm): one edited without
         // the key goes to authdeck-full, which refuses it and says so.
-        let sealRow = try db.statement("SELECT realm, seal FROM accounts WHERE id = ?", [.text(account.id)])
+        let sealRow = try db.statement("SELECT \(AccountColumn.realm.name), seal FROM accounts WHERE \(AccountColumn.id.name) = ?", [.text(account.id)])
         guard try sealRow.next(), let seal = sealRow.bytes(1),
               SealedValue.open(seal, key: dataKey, context: SealingContext.account(
                   account.id, provider: account.providerId, subject: account.subject, username: account.username,
@@ -164,6 +164,14 @@ struct CachedTokenReader {
         }
         return Found(value: String(decoding: value, as: UTF8.self), expiresAt: token.expiresAt, username: username ?? account.username)
     }
+
+    /// The accounts an ACCOUNT may name, with the columns the matcher needs, read in this order
+    /// (the names are the store's own: `AccountColumn`).
+    static let accountsSQL: String = {
+        typealias C = AccountColumn
+        return "SELECT \(C.names([.id, .providerId, .subject, .username, .displayName, .createdAt, .lastUsedAt])) FROM accounts "
+            + "WHERE \(C.quarantinedAt.name) IS NULL ORDER BY \(C.names([.providerId, .username, .id]))"
+    }()
 
     /// The key of a key file (`KeyFileFormat`), nil when it is not one.
     static func readKeyFile(_ path: String) -> SymmetricKey? {
