@@ -78,11 +78,15 @@ let package = Package(
         .target(name: "AuthDeckTestSupport", dependencies: ["AuthDeckCore", "AuthDeckStore", "AuthDeckHTTP"],
                 swiftSettings: strict),
 
+        // The open deck: its loop on the terminal's thread and its work off it (DeckRuntime, DeckWork).
+        .target(name: "AuthDeckDeck", dependencies: [
+            "AuthDeckCore", "AuthDeckConfig", "AuthDeckStore", "AuthDeckApp", "AuthDeckUI", "AuthDeckTerminal",
+        ], swiftSettings: strict),
         // The full command line (product `authdeck-full`): commands parse, call AuthDeckApp and
         // format; neither HTTP nor OAuth is theirs to touch.
         .executableTarget(name: "AuthDeckCLI", dependencies: [
             "AuthDeckCore", "AuthDeckPlatform", "AuthDeckConfig", "AuthDeckStore",
-            "AuthDeckProviders", "AuthDeckUI", "AuthDeckTerminal", "AuthDeckApp",
+            "AuthDeckProviders", "AuthDeckUI", "AuthDeckTerminal", "AuthDeckApp", "AuthDeckDeck",
             "AuthDeckEmulator",  // installed, `authdeck-idp` is a link to authdeck-full (EmulatorMain)
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: strict),
@@ -130,5 +134,6 @@ package.targets.append(contentsOf: [
     // The executable's own types (its JSON writer), through @testable import.
     .testTarget(name: "AuthDeckCommandTests", dependencies: [
         "AuthDeckCLI", "AuthDeckCore", "AuthDeckConfig", "AuthDeckTestSupport", "AuthDeckStore", "AuthDeckUI", "AuthDeckTerminal", "AuthDeckPlatform",
+        "AuthDeckDeck", "AuthDeckApp",
     ], swiftSettings: strict),
 ])

@@ -65,6 +65,16 @@ public struct Reauthentication: Sendable {
             guard let password = await presenter.password(for: "\(adapter.profile.id)/\(username)"), !password.isEmpty else {
                 throw CancellationError()
             }
+            if let service = OAMLoginService(for: adapter, store: wiring.store, clock: wiring.clock) {
+                // OAM's rules, as `authdeck login --password` follows them: the person's choice to
+                // be remembered is kept (a plain sign-out then keeps the username, as the deck
+                // says) and failed attempts count toward the lockout. Past them, a deck sign-out
+                // after a deck sign-in cleared the registration.
+                switch try await service.signIn(mode: .online, username: username, password: password, usedStoredPassword: false,
+                                                remember: nil, presenter: presenter) {
+                case .online(let stored), .offline(let stored): return stored
+                }
+            }
             options.password = password
         }
         return try await SignInCoordinator(store: wiring.store, clock: wiring.clock)

@@ -337,6 +337,13 @@ import AuthDeckPlatform
         try s.send("Enter")
         try s.waitFor(text: "Signed in wp/taro@contoso.com.", timeout: 30)
         try s.waitFor("the row signed in") { row($0).contains("● signed in") }
+        // Signed in by the deck, the account keeps its registration on a plain sign-out, as
+        // the window says (the trial: a deck sign-in lost the remembrance, and `y` deleted it all).
+        try s.send("d")
+        try s.waitFor(text: "c sign out and clear the registration")
+        try s.send("y")
+        try s.waitFor(text: "Signed out wp/taro@contoso.com.")
+        try s.waitFor("the row kept, needing a sign-in") { row($0).contains("▲ sign in") }
         try s.send("q")
         try s.waitFor(text: "EXIT=0")
     }

@@ -6,7 +6,10 @@ import AuthDeckPlatform
 import AuthDeckUI
 import AuthDeckTerminal
 import AuthDeckTestSupport
-@testable import AuthDeckCLI
+import Synchronization
+import AuthDeckConfig
+import AuthDeckApp
+@testable import AuthDeckDeck
 
 /// The deck's loop below the binary: a scripted terminal feeds keys and a resize to the real
 /// runtime on a real store, and the frames it draws are read back — keys become actions,
@@ -24,6 +27,8 @@ struct DeckLoopTests {
         var failure: String?
         var started = false, stopped = false
         private var waitingSince: Date?
+        /// A frame drawn since the current `until` step began showed its text.
+        private var seen = false
 
         init(_ steps: [Step]) { self.steps = steps }
 
@@ -38,9 +43,11 @@ struct DeckLoopTests {
                 if case let .resize(w, h) = input { (width, height) = (w, h) }
                 return input
             case .until(let text):
-                if frames.last?.text.contains(text) == true {
+                // Any frame since the step began counts: a message can be replaced by the next
+                // one (a renewal's) before the step is looked at again.
+                if seen {
                     steps.removeFirst()
-                    waitingSince = nil
+                    (seen, waitingSince) = (false, nil)
                     return nil
                 }
                 let since = waitingSince ?? Date()
@@ -56,10 +63,14 @@ struct DeckLoopTests {
 
         func draw(_ frame: ScreenBuffer, theme: Theme) -> ScreenBuffer {
             frames.append(frame)
+            if case .until(let text)? = steps.first, frame.text.contains(text) { seen = true }
             return frame
         }
     }
 
+    /// On the main actor, as the deck runs: the loop blocks its thread, and the work it hands
+    /// off needs the others.
+    @MainActor
     @Test func keysEffectsAndResizesReachTheFramesAndQEndsTheLoop() throws {
         let dir = TempDirectory("authdeck-loop")
         let env = ["HOME": dir.path, "XDG_DATA_HOME": dir.file("data"), "XDG_CONFIG_HOME": dir.file("config"), "PATH": "/usr/bin:/bin"]
@@ -67,8 +78,7 @@ struct DeckLoopTests {
         for stored in DeckFixture(now: SystemClock().now()).accounts { try store.insert(stored) }
         try FileManager.default.createDirectory(atPath: dir.file("config/authdeck"), withIntermediateDirectories: true)
         try DeckFixture.configTOML.write(toFile: dir.file("config/authdeck/config.toml"), atomically: true, encoding: .utf8)
-        let context = DeckContext(storeFlag: nil, configFlag: nil, environment: env)
-        let config = try context.loadConfig()
+        let config = try ConfigLoader.load(path: dir.file("config/authdeck/config.toml"), required: true)
         let before = try store.accountRows(includeQuarantined: false).count
         #expect(before > 5)
 
@@ -85,13 +95,18 @@ struct DeckLoopTests {
             // A smaller terminal: the next frame has its size.
             .input(.resize(width: 60, height: 15)), .until("authdeck"),
         ])
-        let firstRead = FirstRead(store) { try DeckWork.load(context: context, store: store, config: config, selected: nil) }
-        let runtime = DeckRuntime(context: context, config: config, store: store, themes: [Theme.standard], ascii: false)
+        let firstRead = FirstRead(store) { try DeckWork.load(store: store, config: config, now: SystemClock().now(), selected: nil) }
+        let notes = Mutex<[String]>([])
+        let runtime = DeckRuntime(wiring: ProviderWiring(store: store, clock: SystemClock(), environment: env), config: config, environment: env,
+                                  themes: [Theme.standard], ascii: false, executor: ThreadExecutor(),
+                                  notify: { line in notes.withLock { $0.append(line) } })
         let signal = runtime.run(screen: screen, firstRead: firstRead)
 
         #expect(screen.failure == nil, "\(screen.failure ?? "")")
         #expect(signal == nil, "q ends the deck with no signal")
         #expect(screen.started && screen.stopped)
+        // A store read still running at q is finished before leaving, never abandoned.
+        #expect(!notes.withLock { $0 }.contains { $0.contains("unfinished") }, "\(notes.withLock { $0 })")
         let filtered = try #require(screen.frames.first { $0.text.contains("/ji") })
         #expect(!filtered.text.contains("hanako@contoso.com") && filtered.text.contains("jiro@contoso.com"), "\(filtered.text)")
         #expect(screen.frames.last?.width == 60 && screen.frames.last?.height == 15)

@@ -1,7 +1,7 @@
 import Testing
 import Foundation
 import AuthDeckCore
-@testable import AuthDeckCLI
+@testable import AuthDeckDeck
 
 /// A sign-in waiting for a password typed into the deck gets it, or nil when it is cancelled
 /// before or while it waits — it never waits forever.

@@ -4,6 +4,7 @@ import AuthDeckCore
 import AuthDeckConfig
 import AuthDeckStore
 import AuthDeckUI
+import AuthDeckDeck
 import AuthDeckTerminal
 import AuthDeckPlatform
 
@@ -44,12 +45,15 @@ struct DeckCommand: AsyncParsableCommand {
         }
         // After the theme is known good: a mistyped --theme creates no store.
         let store = try context.openStore(creating: true)
-        let firstRead = FirstRead(store) { try DeckWork.load(context: context, store: store, config: config, selected: nil) }
-        let runtime = DeckRuntime(context: context, config: config, store: store, themes: themes, ascii: !TerminalProbe.localeIsUTF8())
-        if let note = catalog.note { runtime.state.message = note }
-        if let signal = runtime.run(screen: CursesScreen(color: !noColor), firstRead: firstRead) {
-            throw CLIError.endedBy(signal: signal)
+        let firstRead = FirstRead(store) { try DeckWork.load(store: store, config: config, now: context.clock.now(), selected: nil) }
+        let (wiring, environment, note, ascii) = (context.wiring(store), context.environment, catalog.note, !TerminalProbe.localeIsUTF8())
+        let signal = await MainActor.run { [themes] in
+            let runtime = DeckRuntime(wiring: wiring, config: config, environment: environment, themes: themes,
+                                      ascii: ascii, notify: { Output.stderr($0) })
+            if let note { runtime.state.message = note }
+            return runtime.run(screen: CursesScreen(color: !noColor), firstRead: firstRead)
         }
+        if let signal { throw CLIError.endedBy(signal: signal) }
     }
 }
 

@@ -7,6 +7,7 @@ import AuthDeckProviders
 import AuthDeckApp
 import AuthDeckTerminal
 import AuthDeckUI
+import AuthDeckDeck
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -94,17 +95,21 @@ struct DemoCommand: AsyncParsableCommand {
         let signingIn = DemoSignIns()
         let approver = Task.detached { await idp.approveDeviceCodes(after: 3, polls: 2, as: signingIn) }
         defer { approver.cancel() }
-        let firstRead = FirstRead(store) { try DeckWork.load(context: context, store: store, config: config, selected: nil) }
-        let runtime = DeckRuntime(context: context, config: config, store: store,
-                                  themes: ThemeCatalog.load(environment: env).themes, ascii: !TerminalProbe.localeIsUTF8()) { id, prompt in
-            guard case .deviceCode(let code, _, _, _, _) = prompt,
-                  let username = try? store.accountRows(includeQuarantined: true).first(where: { $0.id == id })?.username else { return }
-            signingIn.record(code: code, username: username)
+        let firstRead = FirstRead(store) { try DeckWork.load(store: store, config: config, now: context.clock.now(), selected: nil) }
+        let (wiring, environment, themes, ascii) = (context.wiring(store), context.environment, ThemeCatalog.load(environment: env).themes,
+                                                    !TerminalProbe.localeIsUTF8())
+        let color = (env["NO_COLOR"] ?? "").isEmpty
+        let signal = await MainActor.run {
+            let runtime = DeckRuntime(wiring: wiring, config: config, environment: environment, themes: themes, ascii: ascii,
+                                      notify: { Output.stderr($0) }) { id, prompt in
+                guard case .deviceCode(let code, _, _, _, _) = prompt,
+                      let username = try? store.accountRows(includeQuarantined: true).first(where: { $0.id == id })?.username else { return }
+                signingIn.record(code: code, username: username)
+            }
+            runtime.state.message = "Demo: device codes are approved automatically after a few seconds. The SharePoint cookie expires soon: watch the deck renew it."
+            return runtime.run(screen: CursesScreen(color: color), firstRead: firstRead)
         }
-        runtime.state.message = "Demo: device codes are approved automatically after a few seconds. The SharePoint cookie expires soon: watch the deck renew it."
-        if let signal = runtime.run(screen: CursesScreen(color: (env["NO_COLOR"] ?? "").isEmpty), firstRead: firstRead) {
-            throw CLIError.endedBy(signal: signal)
-        }
+        if let signal { throw CLIError.endedBy(signal: signal) }
     }
 }
 

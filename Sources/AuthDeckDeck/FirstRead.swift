@@ -8,14 +8,14 @@ import AuthDeckUI
 ///
 /// Why: the read and the set-up beside it are what the first frame waits for, and on a machine
 /// with two cores they can run side by side.
-final class FirstRead: Sendable {
+public final class FirstRead: Sendable {
     /// The store files' size and time just before the read began (what the deck compares
     /// later to notice changes made by other processes).
     let stamp: [String]
     private let done = DispatchSemaphore(value: 0)
     private let result = Mutex<DeckAction>(.failed("the first read did not finish"))
 
-    init(_ store: DeckStore, read: @escaping @Sendable () throws -> DeckAction) {
+    public init(_ store: DeckStore, read: @escaping @Sendable () throws -> DeckAction) {
         stamp = DeckWork.stamp(store)
         Thread.detachNewThread { [self] in
             let action: DeckAction

@@ -12,31 +12,48 @@ import AuthDeckTerminal
 /// `reduce`s them, performs the effects (concurrently, off the loop, through `DeckWork`), and
 /// draws.
 ///
-/// Not Sendable: `state`, `tasks` and the reload flags belong to the loop's thread, and the
-/// compiler keeps them there — background tasks capture `work` (a Sendable value), never this.
-final class DeckRuntime {
+/// On the main actor: curses wants one thread, and the loop blocks it between keys, so it runs
+/// on the main thread rather than holding one of the few threads background work shares.
+/// `state`, `tasks` and the reload flags are the main actor's; background tasks capture `work`
+/// (a Sendable value), never this — the compiler checks both.
+@MainActor
+public final class DeckRuntime {
     let work: DeckWork
     let themes: [Theme]
     let glyphs: DeckRenderer.Glyphs
-    var state: DeckState
+    /// The process environment: `AUTHDECK_TRACE_FRAMES`, `AUTHDECK_TEST_FRAMES` and the exec
+    /// time the first frame is measured from.
+    let environment: [String: String]
+    /// Says a line on standard error (the caller's wording rules apply: `Output.stderr`).
+    let notify: @Sendable (String) -> Void
+    /// Where the work handed off runs: Swift's shared threads (nil), or threads of a test's
+    /// own — a test process keeps the shared ones busy with tests of its own that block them.
+    let executor: (any TaskExecutor)?
+    public var state: DeckState
     private var tasks: [String: Task<Void, Never>] = [:]
     /// A reload is running off the loop; another is queued behind it when `reloadAgain`.
     private var reloading = false, reloadAgain = false
     /// The store files' size and modification time at the last reload started.
     private var storeStamp: [String] = []
 
-    var context: DeckContext { work.context }
     var store: DeckStore { work.store }
     var inbox: Inbox { work.inbox }
 
-    /// - Parameter onSignInPrompt: told of every sign-in prompt with the account it is for
-    ///   (the demo's approver).
-    init(context: DeckContext, config: DeckConfig, store: DeckStore, themes: [Theme], ascii: Bool,
-         onSignInPrompt: (@Sendable (_ accountId: String, SignInPrompt) -> Void)? = nil) {
-        work = DeckWork(context: context, config: config, store: store, onSignInPrompt: onSignInPrompt)
+    /// - Parameters:
+    ///   - wiring: the store, clock and adapters the deck's use cases run with.
+    ///   - notify: writes a line to standard error (after the terminal is given back).
+    ///   - onSignInPrompt: told of every sign-in prompt with the account it is for (the demo's approver).
+    public init(wiring: ProviderWiring, config: DeckConfig, environment: [String: String], themes: [Theme], ascii: Bool,
+                executor: (any TaskExecutor)? = nil, notify: @escaping @Sendable (String) -> Void,
+                onSignInPrompt: (@Sendable (_ accountId: String, SignInPrompt) -> Void)? = nil) {
+        work = DeckWork(wiring: wiring, config: config, onSignInPrompt: onSignInPrompt)
+        self.environment = environment
+        self.executor = executor
+        self.notify = notify
         self.themes = themes
         self.glyphs = ascii ? .plain : .unicode
-        state = DeckState(now: context.clock.now(), storePath: store.location.databasePath, keySource: store.keySource,
+        let store = wiring.store
+        state = DeckState(now: wiring.clock.now(), storePath: store.location.databasePath, keySource: store.keySource,
                           themeName: themes.first?.name ?? "default", themeNames: themes.map(\.name))
         state.keymap = Keymap.Resolved(overrides: config.keys.compactMapValues(Keymap.key(named:)))
         state.configPath = config.path
@@ -45,7 +62,7 @@ final class DeckRuntime {
     /// - Parameter firstRead: the first read of the store, already under way (see `FirstRead`).
     /// - Returns: the signal (SIGINT, SIGTERM, SIGHUP) that ended the deck, if one did: the
     ///   caller ends with 128 + it once it has cleaned up, as a process killed by it would.
-    func run(screen: any TerminalScreen, firstRead: FirstRead) -> Int32? {
+    public func run(screen: any TerminalScreen, firstRead: FirstRead) -> Int32? {
         screen.start()
         defer { screen.stop() }
         dispatch(.resize(width: screen.width, height: screen.height))
@@ -53,10 +70,10 @@ final class DeckRuntime {
         // on the real rows rather than on an empty deck; later reads run off the loop.
         storeStamp = firstRead.stamp
         dispatch(firstRead.wait())
-        var lastTick = context.clock.now(), lastCheck = Date()
+        var lastTick = work.clock.now(), lastCheck = Date()
         var dataVersion = try? store.dataVersion()
-        let trace = context.environment["AUTHDECK_TRACE_FRAMES"].flatMap { FileHandle(forWritingAtPath: $0) ?? Self.create($0) }
-        let frames = FrameLog(environment: context.environment)
+        let trace = environment["AUTHDECK_TRACE_FRAMES"].flatMap { FileHandle(forWritingAtPath: $0) ?? Self.create($0) }
+        let frames = FrameLog(environment: environment)
         var firstFrame = true
         var keyAt: DispatchTime?
         var endedBy: Int32?
@@ -75,7 +92,7 @@ final class DeckRuntime {
                 // the terminal; `frame`: render + draw; `key`: from reading a key to its frame.
                 let end = DispatchTime.now()
                 var lines = String(format: "frame %.3f ms\n", Double(end.uptimeNanoseconds - started.uptimeNanoseconds) / 1e6)
-                if firstFrame, let since = ProcessClock.sinceExec(context.environment) { lines = String(format: "first-frame %.3f ms\n", since * 1000) + lines }
+                if firstFrame, let since = ProcessClock.sinceExec(environment) { lines = String(format: "first-frame %.3f ms\n", since * 1000) + lines }
                 if let k = keyAt { lines += String(format: "key %.3f ms\n", Double(end.uptimeNanoseconds - k.uptimeNanoseconds) / 1e6) }
                 trace.write(Data(lines.utf8))
                 firstFrame = false
@@ -91,7 +108,7 @@ final class DeckRuntime {
             case .signal(let s)?: (endedBy, state.quitting) = (s, true)
             case nil: break
             }
-            let now = context.clock.now()
+            let now = work.clock.now()
             if now != lastTick {
                 lastTick = now
                 dispatch(.tick(now))
@@ -164,9 +181,9 @@ final class DeckRuntime {
         case let .answerPassword(id, password):
             work.passwords.answer(id, password)
         case .encodeQR(let uri):
-            Task.detached { work.encodeQR(uri) }
+            Task.detached(executorPreference: executor) { work.encodeQR(uri) }
         case .openURL(let url):
-            _ = context.wiring(store).openInBrowser(url, config: work.config)
+            _ = work.wiring.openInBrowser(url, config: work.config)
         case .quit:
             break
         }
@@ -178,7 +195,7 @@ final class DeckRuntime {
         if let id { tasks[id]?.cancel() }
         let running = work.running
         let ticket = running.begin(label)
-        let task = Task.detached {
+        let task = Task.detached(executorPreference: executor) {
             await job()
             running.end(ticket)
         }
@@ -193,9 +210,9 @@ final class DeckRuntime {
         let running = work.running
         for task in tasks.values { task.cancel() }
         if running.waitUntilIdle(before: Date() + 0.3) { return }
-        Output.stderr("authdeck: finishing \(running.summary()) before leaving, so nothing the provider issued is lost (at most \(Int(limit)) s; Ctrl-C leaves now)\n")
+        notify("authdeck: finishing \(running.summary()) before leaving, so nothing the provider issued is lost (at most \(Int(limit)) s; Ctrl-C leaves now)\n")
         if !running.waitUntilIdle(before: Date() + limit) {
-            Output.stderr("authdeck: left with \(running.summary()) unfinished after \(Int(limit)) s\n")
+            notify("authdeck: left with \(running.summary()) unfinished after \(Int(limit)) s\n")
         }
     }
 

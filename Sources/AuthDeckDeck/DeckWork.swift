@@ -12,10 +12,12 @@ import AuthDeckTerminal
 /// Why a value of its own: background tasks capture this (Sendable, as each of its parts is)
 /// and never the loop, so the compiler checks that no task touches the loop's state — the
 /// runtime needed `@unchecked Sendable` while both lived in one class.
-struct DeckWork: Sendable {
-    let context: DeckContext
+public struct DeckWork: Sendable {
+    /// The store, clock and adapters the use cases run with.
+    let wiring: ProviderWiring
     let config: DeckConfig
-    let store: DeckStore
+    var store: DeckStore { wiring.store }
+    var clock: any WallClock { wiring.clock }
     /// Results for the loop.
     let inbox = Inbox()
     /// What of the tasks has not ended yet (see `DeckRuntime.finishWork`).
@@ -82,10 +84,10 @@ struct DeckWork: Sendable {
         DeckPresenter(id: id, inbox: inbox, passwords: passwords, observer: onSignInPrompt)
     }
 
-    var pruning: Pruning { Pruning(store: store, clock: context.clock) }
+    var pruning: Pruning { Pruning(store: store, clock: clock) }
 
     /// The deck's re-sign-in, renewal ahead of expiry and new accounts (`Reauthentication`).
-    var reauthentication: Reauthentication { Reauthentication(wiring: context.wiring(store), config: config, pacing: pacing) }
+    var reauthentication: Reauthentication { Reauthentication(wiring: wiring, config: config, pacing: pacing) }
 
     /// Silent renewal first; when only a person can help and `interactive`, the provider's
     /// sign-in flow with its prompts shown as modals.
@@ -134,7 +136,7 @@ struct DeckWork: Sendable {
     func add(_ provider: String) async {
         let key = "new:" + provider
         do {
-            let started = context.clock.now()
+            let started = clock.now()
             let added = try await reauthentication.add(provider, presenter: presenter(key))
             inbox.post(.signInFinished(id: key, failure: nil, account: "\(provider)/\(TerminalText.inert(added.account.username))",
                                        existing: added.account.createdAt < started))
@@ -150,8 +152,8 @@ struct DeckWork: Sendable {
     func logout(_ id: String, clearRegistration: Bool) async {
         guard let stored = try? store.account(id: id) else { return inbox.post(.loggedOut(id: id, failure: "the account is gone")) }
         do {
-            let adapter = try context.wiring(store).signOutAdapter(forProvider: stored.account.providerId, config: config)
-            _ = try await SignOut(store: store, clock: context.clock).run(stored, adapter: adapter, clearRegistration: clearRegistration)
+            let adapter = try wiring.signOutAdapter(forProvider: stored.account.providerId, config: config)
+            _ = try await SignOut(store: store, clock: clock).run(stored, adapter: adapter, clearRegistration: clearRegistration)
             inbox.post(.loggedOut(id: id, failure: nil))
         } catch let f as AuthFailure {
             inbox.post(.loggedOut(id: id, failure: "could not revoke at the server (\(f.remedy)); nothing was deleted"))
@@ -163,7 +165,7 @@ struct DeckWork: Sendable {
     /// Size and modification time of the database and its WAL: cheap evidence of a change.
     func stamp() -> [String] { Self.stamp(store) }
 
-    static func stamp(_ store: DeckStore) -> [String] {
+    public static func stamp(_ store: DeckStore) -> [String] {
         let db = store.location.databasePath
         return [db, db + "-wal"].map { path in
             let a = try? FileManager.default.attributesOfItem(atPath: path)
@@ -174,18 +176,20 @@ struct DeckWork: Sendable {
     /// Rows and providers from the store, derived at this instant (the selected account's
     /// last events included).
     func load(selected: String?) throws -> DeckAction {
-        try Self.load(context: context, store: store, config: config, selected: selected)
+        try Self.load(store: store, config: config, now: clock.now(), selected: selected)
     }
 
-    static func load(context: DeckContext, store: DeckStore, config: DeckConfig, selected: String?) throws -> DeckAction {
-        let assessment = try context.assess(store, config)
+    /// The whole deck as the store holds it at `now` (the first read calls this before a
+    /// runtime exists).
+    public static func load(store: DeckStore, config: DeckConfig, now: Instant, selected: String?) throws -> DeckAction {
+        let assessment = try DeckAssessment.read(store, config: config, now: now)
         let (rows, providers) = snapshot(assessment, store: store, config: config, selected: selected)
         return .loaded(rows: rows, providers: providers, now: assessment.now, changesAt: assessment.changesAt)
     }
 
     /// The rows of account `id` and of those sharing its provider and subject, read again.
     func rows(sharingIdentityWith id: String, selected: String?) throws -> DeckAction {
-        let assessment = try DeckAssessment.read(store, config: config, now: context.clock.now(), sharingIdentityWith: id)
+        let assessment = try DeckAssessment.read(store, config: config, now: clock.now(), sharingIdentityWith: id)
         let rows = Self.snapshot(assessment, store: store, config: config, selected: selected).rows
         return .rowsUpdated(ids: [id] + rows.map(\.id), rows: rows, changesAt: assessment.changesAt)
     }
