@@ -27,6 +27,7 @@ public enum SignInFlowChoice {
     /// What the deck says when `forDeck` finds nothing (adding an account of a password-only
     /// provider: the deck knows no username to ask a password for).
     public static func deckCannotSignIn(_ providerId: String) -> String {
-        "\(providerId) signs in with a username and password: run `authdeck login \(providerId) --password --username NAME`"
+        "a new account here needs a username and password: run `authdeck login \(providerId) --password --username NAME` "
+            + "(the deck asks for the password of an account it knows)"
     }
 }

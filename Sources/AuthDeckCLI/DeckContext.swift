@@ -119,7 +119,11 @@ struct DeckContext: Sendable {
             return stored
         case .ambiguous(let candidates):
             let list = candidates.map { "  \($0.id)  \(TerminalText.inert($0.username)) (\($0.providerId))" }
-            throw CLIError.usage("\"\(TerminalText.inert(query))\" matches \(candidates.count) accounts; use one of these ids:\n" + list.joined(separator: "\n"))
+            // A provider's name with several accounts stands for its default once one is set.
+            let orDefault = accounts.contains { $0.providerId == query }
+                ? "\n(or make one \(TerminalText.inert(query))'s default, and \"\(TerminalText.inert(query))\" names it: `authdeck use ID`)" : ""
+            throw CLIError.usage("\"\(TerminalText.inert(query))\" matches \(candidates.count) accounts; use one of these ids:\n"
+                                     + list.joined(separator: "\n") + orDefault)
         case .notFound:
             // What the user typed is echoed inert, as server text is: it may hold escape sequences.
             // A near miss of an id, a username, a provider or PROVIDER/USERNAME is offered back.

@@ -74,10 +74,10 @@ public struct DeviceFlow: Sendable {
         var outage = PollOutage()
         while true {
             try await sleeper.sleep(seconds: wait.nap(interval, now: clock.now()))
-            try wait.check(now: clock.now())
+            do { try wait.check(now: clock.now()) } catch { throw outage.ending(error) }
             guard clock.now() < deadline else {
-                throw AuthFailure(.needsInteraction, code: "expired_token",
-                                  remedy: "the code expired before it was approved; start the sign-in again")
+                throw outage.ending(AuthFailure(.needsInteraction, code: "expired_token",
+                                                remedy: "the code expired before it was approved; start the sign-in again"))
             }
             do {
                 return try await token.request(

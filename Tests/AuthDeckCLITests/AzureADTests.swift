@@ -125,6 +125,23 @@ import AuthDeckPlatform
         #expect(try accounts().first?["state"] as? String == "signed_in")
     }
 
+    /// A provider still down when `--timeout` runs out: the sign-in ends saying so, exit 4 (a
+    /// transient failure), not "nobody approved" with exit 3 (the trial: a person sent to
+    /// approve faster while the provider was gone).
+    @Test func aProviderDownWhenTheWaitEndsIsATransientFailureNotADecline() throws {
+        let login = try LiveProcess(runner.executable, ["login", "work", "--device", "--timeout", "6s"], environment: environment)
+        let code = try login.waitFor("the user code") { text -> String? in
+            guard let r = text.range(of: "enter the code ") else { return nil }
+            return String(text[r.upperBound...].prefix { $0.isLetter || $0.isNumber })
+        }
+        try idp.waitForPolls(userCode: code, atLeast: 1)
+        try idp.admin("fail", #"{"count":1000,"status":503,"path":"/oauth2/v2.0/token"}"#)
+        #expect(try login.wait(timeout: 30) == 4, "\(login.stderr)")
+        #expect(login.stderr.contains("the provider stopped answering while the sign-in waited ("), "\(login.stderr)")
+        #expect(!login.stderr.contains("nobody approved"))
+        #expect(try accounts().isEmpty)
+    }
+
     /// `slow_down` adds 5 s to the interval (RFC 8628 §3.5), and polling goes on.
     @Test func slowDownWidensThePollingIntervalByFiveSeconds() throws {
         try idp.admin("device/slow-down", #"{"count":1}"#)

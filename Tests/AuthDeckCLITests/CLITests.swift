@@ -192,7 +192,11 @@ import Glibc
             #expect(r.stderr.contains("no store at \(typo) (nothing was created)"), "\(command): \(r.stderr)")
         }
         #expect(!FileManager.default.fileExists(atPath: fresh.file("typo")), "no directory was made")
-        // Outside a UTF-8 locale the sentence's own dash is ASCII (LANG=C showed its bytes as debris).
+        // Outside a UTF-8 locale the sentence's own dash is ASCII (LANG=C showed its bytes as
+        // debris), and so is the table's "no expiry" (the trial's `accounts` under LANG=C).
+        let table = try runner.run(["accounts"], env: ["LANG": "C"])
+        #expect(table.status == 0 && table.stdout.contains("pending@example.jp") && !table.stdout.contains("—"), "\(table.stdout)")
+        #expect(table.stdout.contains(" - "), "\(table.stdout)")
         for locale in [["LANG": "C"], ["LANG": "en_US.UTF-8", "LC_ALL": "POSIX"]] {
             let plain = try reader.run(["accounts", "--store", typo], env: locale)
             #expect(plain.stderr.contains("(nothing was created); check the path given by --store or AUTHDECK_STORE - `authdeck login"), "\(plain.stderr)")
@@ -279,6 +283,12 @@ import Glibc
         #expect(r.status == 2)
         #expect(r.stderr.contains("matches 3 accounts"))
         for id in ["work/0000a001", "work/0000a009", "sp/0000a012"] { #expect(r.stderr.contains(id)) }
+        #expect(!r.stderr.contains("authdeck use"), "a username is no provider")
+        // A provider's name says how to make it stand for one account (the trial followed the
+        // did-you-mean to `token work` and met this error with no way forward).
+        let provider = try run("token", "work")
+        #expect(provider.status == 2)
+        #expect(provider.stderr.contains("(or make one work's default, and \"work\" names it: `authdeck use ID`)"), "\(provider.stderr)")
         let none = try run("token", "nobody")
         #expect(none.status == 2)
         #expect(none.stderr.contains("no account matches \"nobody\" (`authdeck accounts` lists them)"), "\(none.stderr)")

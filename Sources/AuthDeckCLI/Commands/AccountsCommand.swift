@@ -54,7 +54,7 @@ struct AccountsCommand: AsyncParsableCommand {
             table.add([a.id + (defaults.contains(a.id) ? " *" : ""), a.providerId, a.username, a.displayName, a.realm ?? "", e.state.label,
                        ExpiryText.describe(e.expiry, now: now, neverExpires: never), ExpiryText.ago(a.lastUsedAt, now: now)])
         }
-        Output.raw(table.render())
+        Output.prose(table.render())
         if !defaults.isEmpty { Output.raw("* its provider's default account (`authdeck use`)\n") }
     }
 }

@@ -59,6 +59,6 @@ struct EventsCommand: AsyncParsableCommand {
         // no_refresh_token: …` read as a log line); the stored kind and detail are in --json.
         var table = TablePrinter("TIME", "ACCOUNT", "EVENT")
         for e in events { table.add([e.at.iso8601, e.accountId ?? "-", TerminalText.inert(EventSentence.of(e))]) }
-        Output.raw(events.isEmpty ? "No events.\n" : table.render())
+        Output.prose(events.isEmpty ? "No events.\n" : table.render())
     }
 }

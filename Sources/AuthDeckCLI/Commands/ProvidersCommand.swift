@@ -77,7 +77,7 @@ struct ProvidersListCommand: AsyncParsableCommand {
             table.add([row.id, profile.kind.label, String(row.accounts), row.flows.joined(separator: ","),
                        ProviderCapabilities.renewalUnavailableReason(profile) ?? "yes"])
         }
-        Output.raw(table.render())
+        Output.prose(table.render())
         for row in rows {
             if let problem = row.problem { Output.raw("\(row.id): not ready to sign in: \(problem) (edit \(config.path))\n") }
             if let registration = row.registration { Output.raw("\(row.id): \(TerminalText.inert(registration))\n") }

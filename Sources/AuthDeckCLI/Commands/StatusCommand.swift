@@ -46,7 +46,7 @@ struct StatusCommand: AsyncParsableCommand {
         for key in AccountState.allKeys {
             out += "  \(key.replacingOccurrences(of: "_", with: " ")): \(counts[key] ?? 0)\n"
         }
-        Output.raw(out)
+        Output.prose(out)
     }
 
     /// The status before the first sign-in: where the store will be, created by nothing here.

@@ -26,6 +26,12 @@ enum Output {
         FileHandle.standardError.write(Data(ProseCharset.spelled(TerminalText.inertMessage(text)).utf8))
     }
 
+    /// Writes text for a person to stdout (tables, `status`): authdeck's own punctuation in ASCII
+    /// outside a UTF-8 locale, as on stderr (`ProseCharset`). Tokens, jars and JSON use `raw`.
+    static func prose(_ text: String) {
+        raw(ProseCharset.spelled(text))
+    }
+
     /// Writes exactly `text` to stdout (no added newline), for tokens and jars.
     static func raw(_ text: String) {
         var text = text

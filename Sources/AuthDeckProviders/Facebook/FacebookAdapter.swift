@@ -106,7 +106,7 @@ public struct FacebookAdapter: ProviderAdapter {
             do {
                 while true {
                     try await context.sleeper.sleep(seconds: wait.nap(interval, now: context.clock.now()))
-                    try wait.check(now: context.clock.now())
+                    do { try wait.check(now: context.clock.now()) } catch { throw outage.ending(error) }
                     do {
                         let done = try await graph("POST", "device/login_status", [("access_token", app.exposedValue), ("code", code)],
                                                    secrets: [app.exposedValue, code])
