@@ -59,26 +59,40 @@ public struct Reauthentication: Sendable {
         guard let flow = SignInFlowChoice.forDeck(adapter, username: username) else {
             throw AuthFailure(.misconfigured, code: "password_only", remedy: SignInFlowChoice.deckCannotSignIn(adapter.profile.id))
         }
-        var options = SignInOptions(username: username)
-        if flow == .password, let username {
-            // Asked by the presenter (a window of the deck); no answer is a cancelled sign-in.
-            guard let password = await presenter.password(for: "\(adapter.profile.id)/\(username)"), !password.isEmpty else {
+        guard flow == .password, let username else {
+            return try await SignInCoordinator(store: wiring.store, clock: wiring.clock)
+                .signIn(with: adapter, flow: flow, presenter: presenter, options: SignInOptions(username: username))
+        }
+        // Asked by the presenter (a window of the deck); no answer is a cancelled sign-in. A
+        // password the provider did not accept is asked for again, saying so, up to three times
+        // in all (the provider's own lockout counts them too).
+        var note: String?
+        for attempt in 1...3 {
+            guard let password = await presenter.password(for: "\(adapter.profile.id)/\(username)", note: note), !password.isEmpty else {
                 throw CancellationError()
             }
-            if let service = OAMLoginService(for: adapter, store: wiring.store, clock: wiring.clock) {
-                // OAM's rules, as `authdeck login --password` follows them: the person's choice to
-                // be remembered is kept (a plain sign-out then keeps the username, as the deck
-                // says) and failed attempts count toward the lockout. Past them, a deck sign-out
-                // after a deck sign-in cleared the registration.
-                switch try await service.signIn(mode: .online, username: username, password: password, usedStoredPassword: false,
-                                                remember: nil, presenter: presenter) {
-                case .online(let stored), .offline(let stored): return stored
-                }
+            do {
+                return try await signIn(adapter, username: username, password: password, presenter: presenter)
+            } catch let f as AuthFailure where f.oauthError == "invalid_grant" && attempt < 3 {
+                note = f.remedy
             }
-            options.password = password
+        }
+        throw CancellationError()  // not reached: the third attempt's failure is thrown above
+    }
+
+    /// A password sign-in; an OAM account's follows OAM's rules, as `authdeck login --password`
+    /// does: the person's choice to be remembered is kept (a plain sign-out then keeps the
+    /// username, as the deck says). Past them, a deck sign-out after a deck sign-in cleared the
+    /// registration.
+    func signIn(_ adapter: any ProviderAdapter, username: String, password: Secret, presenter: any SignInPresenter) async throws -> StoredAccount {
+        if let service = OAMLoginService(for: adapter, store: wiring.store, clock: wiring.clock) {
+            switch try await service.signIn(mode: .online, username: username, password: password, usedStoredPassword: false,
+                                            remember: nil, presenter: presenter) {
+            case .online(let stored), .offline(let stored): return stored
+            }
         }
         return try await SignInCoordinator(store: wiring.store, clock: wiring.clock)
-            .signIn(with: adapter, flow: flow, presenter: presenter, options: options)
+            .signIn(with: adapter, flow: .password, presenter: presenter, options: SignInOptions(username: username, password: password))
     }
 
     /// The account; a `Refusal` when it is gone (removed meanwhile), which no sign-in can mend.

@@ -16,12 +16,12 @@ public protocol SignInPresenter: Sendable {
     /// person can answer.
     func confirm(_ question: String) async -> Bool
     /// Asks for `account`'s password without showing it (the deck's re-sign-in of a provider
-    /// whose only flow a person can follow there is a password); nil when nobody can answer
-    /// or the person cancels.
-    func password(for account: String) async -> Secret?
+    /// whose only flow a person can follow there is a password), saying `note` with it (why it
+    /// is asked again); nil when nobody can answer or the person cancels.
+    func password(for account: String, note: String?) async -> Secret?
 }
 
 extension SignInPresenter {
     public func confirm(_ question: String) async -> Bool { false }
-    public func password(for account: String) async -> Secret? { nil }
+    public func password(for account: String, note: String?) async -> Secret? { nil }
 }

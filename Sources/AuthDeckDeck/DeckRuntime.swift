@@ -251,7 +251,7 @@ struct DeckPresenter: SignInPresenter {
     }
 
     /// Shows the deck's password window and waits for what is typed there.
-    func password(for account: String) async -> Secret? {
-        await passwords.wait(for: id) { inbox.post(.passwordPrompt(id: id, account: TerminalText.inert(account))) }
+    func password(for account: String, note: String?) async -> Secret? {
+        await passwords.wait(for: id) { inbox.post(.passwordPrompt(id: id, account: TerminalText.inert(account), note: note)) }
     }
 }

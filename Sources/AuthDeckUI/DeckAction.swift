@@ -11,8 +11,9 @@ public enum DeckAction: Equatable, Sendable {
     /// A renewal of `id` ended; `retryAt`: when the renewal pacing lets it be renewed ahead again.
     case renewFinished(id: String, failure: String?, retryAt: Instant? = nil)
     case signInPrompt(id: String, SignInPrompt)
-    /// The sign-in of `id` needs `account`'s password, typed into a window of the deck.
-    case passwordPrompt(id: String, account: String)
+    /// The sign-in of `id` needs `account`'s password, typed into a window of the deck; `note`
+    /// says why it is asked again.
+    case passwordPrompt(id: String, account: String, note: String? = nil)
     /// `account` names a new account added (`provider/username`).
     case signInFinished(id: String, failure: String?, account: String? = nil, existing: Bool = false)
     case pruned(count: Int)

@@ -74,9 +74,9 @@ public enum DeckReducer {
                 }
             }
             return []
-        case let .passwordPrompt(id, account):
-            if state.busy[id] != nil { state.busy[id] = "signing in" }
-            state.modal = .password(id: id, account: account, typed: PasswordEntry())
+        case let .passwordPrompt(id, account, note):
+            state.busy[id] = "signing in"
+            state.modal = .password(id: id, account: account, typed: PasswordEntry(), note: note.map(TerminalText.inert))
             return []
         case let .signInFinished(id, failure, account, existing):
             state.busy.removeValue(forKey: id)
@@ -138,7 +138,9 @@ public enum DeckReducer {
     /// A key: typed into the filter as text, else resolved through the state's keymap (the
     /// user's `[keys]` applied) to a command for the deck or the window over it.
     static func press(_ state: inout DeckState, _ key: Key) -> [DeckEffect] {
-        if case let .password(id, account, typed)? = state.modal { return typePassword(&state, key, id: id, account: account, typed: typed) }
+        if case let .password(id, account, typed, note)? = state.modal {
+            return typePassword(&state, key, id: id, account: account, typed: typed, note: note)
+        }
         if let modal = state.modal { return pressInModal(&state, modal, state.keymap.command(for: key, in: .window)) }
         if state.editingFilter {
             switch key {
@@ -258,7 +260,7 @@ public enum DeckReducer {
 
     /// A key in the password window: every character is part of the password (`q` too), so
     /// no key binding applies there; Enter hands it to the sign-in, Esc cancels the sign-in.
-    static func typePassword(_ state: inout DeckState, _ key: Key, id: String, account: String, typed: PasswordEntry) -> [DeckEffect] {
+    static func typePassword(_ state: inout DeckState, _ key: Key, id: String, account: String, typed: PasswordEntry, note: String?) -> [DeckEffect] {
         var typed = typed
         switch key {
         case .char(let c):
@@ -278,7 +280,7 @@ public enum DeckReducer {
         default:
             return []
         }
-        state.modal = .password(id: id, account: account, typed: typed)
+        state.modal = .password(id: id, account: account, typed: typed, note: note)
         return []
     }
 

@@ -434,10 +434,11 @@ public enum DeckRenderer {
         case .browser(let id, let url):
             box(&b, title: "Sign in \(signInSubject(id, s)) in your browser", lines: [("If no browser opened, open this URL:", .modal), (url, .accent)],
                 footer: [("", .modal), ("Waiting for the sign-in… o opens it again · Esc cancels · q quits.", .dim)], unbroken: 1, g)
-        case let .password(_, account, typed):
+        case let .password(_, account, typed, note):
             // One dot per character typed, at most a line of them: the count is all it shows.
             let dots = String(repeating: g.ascii ? "*" : "•", count: min(typed.count, 40))
-            box(&b, title: "Sign in \(account)", lines: [("Password (not shown):", .modal), ("> " + dots, .accent)],
+            let said: [(String, Role)] = note.map { [($0, .expired), ("", .modal)] } ?? []
+            box(&b, title: "Sign in \(account)", lines: said + [("Password (not shown):", .modal), ("> " + dots, .accent)],
                 footer: [("", .modal), ("Enter signs in · Esc cancels", .dim)], g)
         }
     }

@@ -13,8 +13,8 @@ public struct DeckState: Equatable, Sendable {
         case addAccount(providers: [String], selected: Int)
         case deviceCode(id: String, userCode: String, uri: String, expiresAt: Instant, note: String?)
         case browser(id: String, url: String)
-        /// A password for `account`'s sign-in, typed but never shown.
-        case password(id: String, account: String, typed: PasswordEntry)
+        /// A password for `account`'s sign-in, typed but never shown; `note`: why it is asked again.
+        case password(id: String, account: String, typed: PasswordEntry, note: String?)
     }
 
     /// A prune candidate as the confirmation modal lists it.

@@ -24,7 +24,7 @@ struct PasswordWindowTests {
         let text = DeckRenderer.render(s).text
         #expect(text.contains("Sign in corp/alice") && text.contains("> ••••") && !text.contains("> •••••"), "\(text)")
         #expect(!"\(s)".contains("q?d/"), "the state's description holds no typed character")
-        guard case .password(_, _, let typed)? = s.modal else { Issue.record("the window closed"); return }
+        guard case .password(_, _, let typed, _)? = s.modal else { Issue.record("the window closed"); return }
         #expect(press(&s, .enter) == [.answerPassword(id: id, typed.secret)])
         #expect(typed.secret.exposedValue == "q?d/")
         #expect(s.modal == nil && s.message == "Signing in corp/alice…")
@@ -44,6 +44,16 @@ struct PasswordWindowTests {
         _ = DeckReducer.reduce(&s, .signInFinished(id: id, failure: DeckReducer.cancelledFailure))
         #expect(s.modal == nil)
         #expect(s.message == "Sign-in of \(s.accountName(id)) cancelled.", "as Esc says it")
+    }
+
+    @Test func askedAgainTheWindowSaysWhy() {
+        var (s, id) = asked()
+        _ = DeckReducer.reduce(&s, .passwordPrompt(id: id, account: "corp/alice", note: "the username or password was not accepted\u{1b}[2J"))
+        let text = DeckRenderer.render(s).text
+        #expect(text.contains("the username or password was not accepted") && text.contains("Password (not shown):"), "\(text)")
+        #expect(!text.contains("\u{1b}"), "server text is inert")
+        guard case .password(_, _, let typed, _)? = s.modal else { Issue.record("no window"); return }
+        #expect(typed.isEmpty, "a new entry each time")
     }
 
     @Test func aPasteGoneWrongStopsAtTheLimit() {
