@@ -57,4 +57,10 @@ public struct DeckAssessment: Equatable, Sendable {
 extension AccountState {
     /// Every `key` in display order.
     public static let allKeys = ["signed_in", "expiring_soon", "renew_due", "expired", "needs_sign_in", "failed", "stale"]
+
+    /// Each `key` as `label` words it for all its states (`status` counts by these): "needs
+    /// sign-in", as the deck and the man page say, not the key with its underscores undone.
+    public static func groupLabel(_ key: String) -> String {
+        key == "needs_sign_in" ? "needs sign-in" : String(key.map { $0 == "_" ? " " : $0 })
+    }
 }

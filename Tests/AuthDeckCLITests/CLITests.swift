@@ -360,6 +360,8 @@ import Glibc
         #expect(states == expected)
         let plain = try run()
         #expect(plain.status == 0 && plain.stdout.contains("key source: key file"))
+        // The states in the words the deck and the man page use ("needs sign in" before).
+        #expect(plain.stdout.contains("  needs sign-in: \(expected["needs_sign_in"] ?? 0)\n") && plain.stdout.contains("  expiring soon: "), "\(plain.stdout)")
     }
 
     @Test func storeAndKeyFilesArePrivate() throws {

@@ -121,6 +121,9 @@ import Glibc
         let export = try #require(lines.first { $0.hasPrefix("export ") }, "\(r.stdout)")
         #expect(export.contains("AUTHDECK_STORE=\(store)") && export.hasSuffix("AUTHDECK_DEMO_OAM_SECRET=oam-secret"), "\(export)")
         #expect(lines.contains { $0.hasPrefix("users ") && $0.contains("hanako@contoso.com:hanako-pass-123") })
+        // And how to end it: nothing else ever removes a seeded demo (the trial).
+        let directory = (String(store) as NSString).deletingLastPathComponent
+        #expect(lines.contains("remove kill \(pid); rm -r \(directory)"), "\(r.stdout)")
         let url = try #require(lines.first { $0.hasPrefix("emulator ") }?.split(separator: " ").dropFirst().first.map(String.init))
         // The admin API names a body that is not JSON instead of reading it as {}.
         let form = try BinaryRunner(executable: "/usr/bin/curl", environment: environment)

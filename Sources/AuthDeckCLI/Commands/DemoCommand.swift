@@ -87,6 +87,7 @@ struct DemoCommand: AsyncParsableCommand {
                 export AUTHDECK_STORE=\(dir)/authdeck.db AUTHDECK_KEY_FILE=\(dir)/key AUTHDECK_CONFIG=\(dir)/config.toml AUTHDECK_DEMO_OAM_SECRET=oam-secret
                 users \(Self.demoUsers)
                 approve curl -H 'Content-Type: application/json' -d '{"user_code":"CODE","username":"taro@contoso.com"}' \(idp.url)/_admin/device/approve
+                remove kill \(idp.pid); rm -r \(dir)
                 emulator \(idp.url) pid \(idp.pid)
 
                 """)

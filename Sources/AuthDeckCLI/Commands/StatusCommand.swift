@@ -44,7 +44,7 @@ struct StatusCommand: AsyncParsableCommand {
         out += "providers:  \(config.providers.count)\n"
         out += "accounts:   \(assessment.entries.count)\(quarantined > 0 ? " (+\(quarantined) in quarantine)" : "")\n"
         for key in AccountState.allKeys {
-            out += "  \(key.replacingOccurrences(of: "_", with: " ")): \(counts[key] ?? 0)\n"
+            out += "  \(AccountState.groupLabel(key)): \(counts[key] ?? 0)\n"
         }
         Output.prose(out)
     }
