@@ -258,17 +258,32 @@ import AuthDeckPlatform
     /// An OAM account signed out from the deck: a plain sign-out keeps the username and
     /// shows the row as needing a sign-in (never "expired, renewable"); clearing the
     /// registration removes the row.
-    @Test func theDeckShowsTheRightStateAfterEachOAMLogoutVariant() throws {
+    /// An OAM provider `wp` (remembering usernames; `flow` if given) with taro signed in by
+    /// `login --password`, and the deck open on it; `idp` must live as long as the session.
+    func deckOnASignedInOAMAccount(flow: String? = nil) throws -> (idp: EmulatorProcess, runner: BinaryRunner, session: TmuxSession) {
         let idp = try EmulatorProcess()
-        try home.writeConfig(idp.oamTOML("wp", preset: "11g-ms", options: ", remember_username_allowed = true, remember_username_default = true"))
+        var toml = idp.oamTOML("wp", preset: "11g-ms", options: ", remember_username_allowed = true, remember_username_default = true")
+        if let flow { toml = toml.replacingOccurrences(of: "kind = \"oam\"", with: "kind = \"oam\"\nflow = \"\(flow)\"") }
+        try home.writeConfig(toml)
         var env = environment
         env["OAM_SECRET"] = "oam-secret"
         var runner = BinaryRunner(product: "authdeck", environment: env)
         runner.environment["AUTHDECK_PASSWORD"] = "taro-pass-123"
         #expect(try runner.run(["login", "wp", "--password", "--username", "taro@contoso.com"]).status == 0)
         let s = try TmuxSession(environment: env, command: "\(binary); echo EXIT=$?")
-        try s.waitFor("the OAM account signed in") { $0.contains("PROVIDERS") && $0.contains("taro@contoso.com") && $0.contains("● signed in") }
-        func row(_ screen: String) -> String { screen.split(separator: "\n").map(String.init).first { $0.contains("taro@contoso.com") } ?? "" }
+        try s.waitFor("the OAM account signed in") { Self.taroRow($0).contains("● signed in") }
+        return (idp, runner, s)
+    }
+
+    /// taro@contoso.com's row of a screen ("" when it has none).
+    static func taroRow(_ screen: String) -> String {
+        screen.split(separator: "\n").map(String.init).first { $0.contains("taro@contoso.com") } ?? ""
+    }
+
+    @Test func theDeckShowsTheRightStateAfterEachOAMLogoutVariant() throws {
+        let (idp, runner, s) = try deckOnASignedInOAMAccount()
+        defer { withExtendedLifetime(idp) {} }
+        func row(_ screen: String) -> String { Self.taroRow(screen) }
         // Plain sign-out: the row stays, needing a sign-in.
         try s.send("d")
         try s.waitFor(text: "c sign out and clear the registration")
@@ -297,17 +312,9 @@ import AuthDeckPlatform
     /// one says so and changes nothing, Esc cancels, the right one signs the account in (the
     /// trial: the deck only said to run a command, which lacked the demo's store and config).
     @Test func aPasswordProviderIsSignedInAgainWithAPasswordTypedIntoTheDeck() throws {
-        let idp = try EmulatorProcess()
-        try home.writeConfig(idp.oamTOML("wp", preset: "11g-ms", options: ", remember_username_allowed = true, remember_username_default = true")
-            .replacingOccurrences(of: "kind = \"oam\"", with: "kind = \"oam\"\nflow = \"password\""))
-        var env = environment
-        env["OAM_SECRET"] = "oam-secret"
-        var runner = BinaryRunner(product: "authdeck", environment: env)
-        runner.environment["AUTHDECK_PASSWORD"] = "taro-pass-123"
-        #expect(try runner.run(["login", "wp", "--password", "--username", "taro@contoso.com"]).status == 0)
-        let s = try TmuxSession(environment: env, command: "\(binary); echo EXIT=$?")
-        func row(_ screen: String) -> String { screen.split(separator: "\n").map(String.init).first { $0.contains("taro@contoso.com") } ?? "" }
-        try s.waitFor("the OAM account signed in") { row($0).contains("● signed in") }
+        let (idp, _, s) = try deckOnASignedInOAMAccount(flow: "password")
+        defer { withExtendedLifetime(idp) {} }
+        func row(_ screen: String) -> String { Self.taroRow(screen) }
         try s.send("d")
         try s.waitFor(text: "c sign out and clear the registration")
         try s.send("y")
