@@ -404,7 +404,7 @@ public enum DeckRenderer {
             let first = min(s.helpOffset, max(0, all.count - rows))
             let shown = all.dropFirst(first).prefix(rows)
             let close = shown.count == all.count ? "Press any key to close."
-                : "Any other key closes · ↓↑ page (\(first + 1)–\(first + shown.count) of \(all.count))"
+                : "↓↑ PgDn PgUp scroll (\(first + 1)–\(first + shown.count) of \(all.count)) · other keys close"
             box(&b, title: "Keys", lines: shown.map { ($0, .modal) }, footer: [("", .modal), (close, .dim)], width: helpWidth(s), g)
         case .prune(let items):
             box(&b, title: "Prune \(items.count) stale account\(items.count == 1 ? "" : "s")?",

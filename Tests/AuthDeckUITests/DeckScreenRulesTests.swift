@@ -42,7 +42,8 @@ import AuthDeckConfig
         var seen = Set<String>()
         for _ in 0..<20 {
             let text = lines(s).joined(separator: "\n")
-            #expect(text.contains("Any other key closes"), "\(text)")
+            // How to move and how to close; ↓ moves a line, so it is "scroll", not "page" (the trial).
+            #expect(text.contains("↓↑ PgDn PgUp scroll (") && text.contains("· other keys close"), "\(text)")
             for line in DeckRenderer.helpLines(s) where text.contains(line) { seen.insert(line) }
             _ = DeckReducer.reduce(&s, .key(.down))
         }
