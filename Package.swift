@@ -86,7 +86,7 @@ let package = Package(
         // format; neither HTTP nor OAuth is theirs to touch.
         .executableTarget(name: "AuthDeckCLI", dependencies: [
             "AuthDeckCore", "AuthDeckPlatform", "AuthDeckConfig", "AuthDeckStore",
-            "AuthDeckProviders", "AuthDeckUI", "AuthDeckTerminal", "AuthDeckApp", "AuthDeckDeck",
+            "AuthDeckProviders", "AuthDeckUI", "AuthDeckTerminal", "AuthDeckApp", "AuthDeckDeck", "AuthDeckVault",
             "AuthDeckEmulator",  // installed, `authdeck-idp` is a link to authdeck-full (EmulatorMain)
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: strict),

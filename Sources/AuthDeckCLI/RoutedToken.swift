@@ -1,6 +1,7 @@
 import AuthDeckCore
 import AuthDeckConfig
 import AuthDeckStore
+import AuthDeckVault
 import AuthDeckApp
 
 /// The token a `[[credential]]` entry routes a tool to: its account resolved as ACCOUNT is
@@ -21,6 +22,7 @@ struct RoutedToken {
         if let configIdentity {
             try? store.saveHelperFastPath(configIdentity: configIdentity, clockSkewSeconds: config.statePolicy.clockSkew.seconds,
                                           routes: config.credentials)
+            try? store.saveTenantPins(TenantPins(configIdentity: configIdentity, providers: config.providers))
         }
         let stored: StoredAccount
         do {

@@ -75,8 +75,8 @@ public enum PrunePolicy {
            stored.pointee.account.createdAt + settings.signInGrace <= now {
             return .signInNeverCompleted
         }
-        if let expected = expectedRealm, let actual = stored.pointee.account.realm,
-           realmsComparable(expected, actual), expected.lowercased() != actual.lowercased() {
+        if TenantPin.differs(expected: expectedRealm, actual: stored.pointee.account.realm),
+           let expected = expectedRealm, let actual = stored.pointee.account.realm {
             return .wrongTenant(expected: expected, actual: actual)
         }
         if let keptId = duplicateOf {
@@ -137,17 +137,5 @@ public enum PrunePolicy {
             if a.created != b.created { return a.created < b.created }
             return a.id > b.id
         }
-    }
-
-    /// A tenant GUID and a domain name cannot be compared without a lookup, so a pinned
-    /// `contoso.com` never flags an account whose realm is a GUID (no false positives).
-    static func realmsComparable(_ a: String, _ b: String) -> Bool {
-        isGUID(a) == isGUID(b)
-    }
-
-    static func isGUID(_ s: String) -> Bool {
-        let parts = s.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.map(\.count) == [8, 4, 4, 4, 12] else { return false }
-        return s.allSatisfy { $0 == "-" || $0.isHexDigit }
     }
 }

@@ -75,6 +75,10 @@ public enum SealingContext {
     /// which account's token the front gives git for a URL, and its margin until when.
     public static func helperFastPath(_ encoded: String) -> String { "authdeck/v3/meta/fast_helpers/\(field(encoded))" }
 
+    /// The seal of the tenant pins (`tenant_pins.v1` in meta): they decide which accounts' cached
+    /// tokens the front must not serve.
+    public static func tenantPins(_ encoded: String) -> String { "authdeck/v3/meta/tenant_pins/\(field(encoded))" }
+
     /// A provider-level secret (a client certificate, the default account), bound to its
     /// provider and name. Here because the front reads the default account too.
     public static func providerSecret(_ provider: String, _ name: String) -> String { "authdeck/v1/provider_secrets/\(provider)/\(name)" }

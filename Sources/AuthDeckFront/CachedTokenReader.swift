@@ -78,9 +78,10 @@ struct CachedTokenReader {
             guard StoreLayout.migrations.contains(migrations.string(0)) else { return nil }
         }
         var meta: [String: [UInt8]] = [:]
-        let metaRows = try db.statement("SELECT key, value FROM meta WHERE key IN (?, ?, ?, ?, ?, ?)",
+        let metaRows = try db.statement("SELECT key, value FROM meta WHERE key IN (?, ?, ?, ?, ?, ?, ?, ?)",
                                         [.text(StoreLayout.keySourceKey), .text(StoreLayout.dataKeyKey("file")), .text(TokenFastPath.metaKey),
-                                         .text(TokenFastPath.sealKey), .text(HelperFastPath.metaKey), .text(HelperFastPath.sealKey)])
+                                         .text(TokenFastPath.sealKey), .text(HelperFastPath.metaKey), .text(HelperFastPath.sealKey),
+                                         .text(TenantPins.metaKey), .text(TenantPins.sealKey)])
         while try metaRows.next() { meta[metaRows.string(0)] = metaRows.bytes(1) }
         func text(_ key: String) -> String? { meta[key].map { String(decoding: $0, as: UTF8.self) } }
         guard (text(StoreLayout.keySourceKey) ?? "file") == "file",
@@ -139,6 +140,13 @@ struct CachedTokenReader {
               SealedValue.open(seal, key: dataKey, context: SealingContext.account(
                   account.id, provider: account.providerId, subject: account.subject, username: account.username,
                   realm: sealRow.optionalString(0), quarantined: false)) != nil else { return nil }
+        // Signed in to another tenant than its provider pins: authdeck-full refuses it and says
+        // why. The pins are believed only for this config file and under their seal; without
+        // them the front cannot tell, so it hands over.
+        guard let pins = text(TenantPins.metaKey).flatMap(TenantPins.init(encoded:)),
+              pins.configIdentity == configIdentity, let pinsSeal = meta[TenantPins.sealKey],
+              SealedValue.open(pinsSeal, key: dataKey, context: SealingContext.tenantPins(pins.encoded)) != nil,
+              !TenantPin.differs(expected: pins.pins[account.providerId], actual: sealRow.optionalString(0)) else { return nil }
 
         var tokens: [AccessToken] = []
         var sealed: [String: (value: [UInt8], scopes: String, requested: String?, expires: Int64?)] = [:]

@@ -13,7 +13,9 @@ public struct DeviceWait: Sendable {
 
     public init(timeout: TimeSpan?, now: Instant) {
         self.timeout = timeout
-        self.giveUpAt = timeout.map { now + $0 }
+        // `now` is whole seconds, up to one behind the real time: a second more, so the wait
+        // lasts at least `timeout` (`--timeout 4s` ended after 3.1 s now and then).
+        self.giveUpAt = timeout.map { now + $0 + .seconds(1) }
     }
 
     /// Seconds to sleep before the next poll: `interval`, cut short at the give-up time.

@@ -60,6 +60,9 @@ struct FuzzTarget: Sendable {
                 if let record = TokenFastPath(encoded: text) {
                     precondition(TokenFastPath(encoded: record.encoded) == record, "no round trip")
                 }
+                if let record = TenantPins(encoded: text) {
+                    precondition(record.encoded == text && TenantPins(encoded: record.encoded) == record, "not canonical")
+                }
             },
             FuzzTarget(name: "soap", dictionary: ["<S:Fault>", ":Fault>", "</", ">", "<", ":Text", "BinarySecurityToken", "&amp;", "&lt;", "0x8004882c"]) {
                 _ = try? SAMLTokenResponse.token(from: text($0))

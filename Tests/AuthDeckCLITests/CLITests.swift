@@ -278,6 +278,21 @@ import Glibc
         #expect(scope.status == 4)
     }
 
+    /// An account signed in to another tenant than its provider pins (the fixture's prod account,
+    /// of the dev tenant, with a valid cached token) gets no token — not from authdeck-full, and
+    /// not from the front once it has the records (it answered `token prod` with the dev token).
+    @Test func noTokenIsGivenForAnAccountOfAnotherTenantThanItsProviderPins() throws {
+        for attempt in 1...2 {
+            let r = try run("token", "prod")
+            #expect(r.status == 3, "attempt \(attempt): \(r.stdout) \(r.stderr)")
+            #expect(r.stdout.isEmpty)
+            #expect(r.stderr.contains("prod/0000a008 is signed in to tenant \(DeckFixture.devTenant), not \(DeckFixture.prodTenant), which provider prod pins"),
+                    "\(r.stderr)")
+        }
+        // The records are in place: an account of the pinned tenant is still served (by the front).
+        #expect(try run("token", "work/0000a001").stdout == fixture.validTokenValue + "\n")
+    }
+
     @Test func ambiguousAccountListsCandidatesAndExitsTwo() throws {
         let r = try run("token", "taro@contoso.com")
         #expect(r.status == 2)

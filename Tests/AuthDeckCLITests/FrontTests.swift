@@ -58,6 +58,20 @@ import AuthDeckPlatform
         try expectHandedOver(["token", "work/0000a001"], "an edited margin is not believed")
     }
 
+    /// An account signed in to another tenant than its provider pins gets no token from the
+    /// front (it served `token prod` the dev tenant's cached token), and tenant pins edited
+    /// without the key — the prod pin made the dev tenant — are not believed.
+    @Test func theFrontServesNoTokenOfAnotherTenantThanItsProviderPins() throws {
+        #expect(try runner.run(["token", "work/0000a001"]).status == 0)
+        #expect(try lone.run(["token", "work/0000a001"]).status == 0, "the records are in place")
+        #expect(try openStore().tenantPins()?.pins["prod"] == DeckFixture.prodTenant)
+        try expectHandedOver(["token", "prod/0000a008"], "an account of another tenant")
+        let r = try BinaryRunner(executable: "/usr/bin/sqlite3").run([storePath,
+            "UPDATE meta SET value = replace(CAST(value AS TEXT), '\(DeckFixture.prodTenant)', '\(DeckFixture.devTenant)') WHERE key = 'tenant_pins.v1'"])
+        #expect(r.status == 0, "\(r.stderr)")
+        try expectHandedOver(["token", "work/0000a001"], "tenant pins edited without the key")
+    }
+
     @Test func servesACachedTokenWithoutTheFullBinaryOnceTheConfigIsRecorded() throws {
         // No record of the config yet: only authdeck-full may answer.
         try expectHandedOver(["token", "work/0000a001"], "no fast-path record yet")

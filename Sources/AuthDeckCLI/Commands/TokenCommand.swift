@@ -2,6 +2,7 @@ import ArgumentParser
 import AuthDeckCore
 import AuthDeckProviders
 import AuthDeckPlatform
+import AuthDeckVault
 import AuthDeckApp
 
 /// `authdeck token ACCOUNT`: prints a valid access token for scripts, and nothing else.
@@ -35,6 +36,7 @@ struct TokenCommand: AsyncParsableCommand {
         }
         if let configIdentity {
             try? store.saveTokenFastPath(TokenFastPath(configIdentity: configIdentity, clockSkewSeconds: config.statePolicy.clockSkew.seconds))
+            try? store.saveTenantPins(TenantPins(configIdentity: configIdentity, providers: config.providers))
         }
         let token = try await TokenAccess(wiring: context.wiring(store), config: config).token(stored, scopes: scope)
         Output.raw(token.value.exposedValue + "\n")
