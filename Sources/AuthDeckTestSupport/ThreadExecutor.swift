@@ -1,20 +1,24 @@
 import Dispatch
+import Synchronization
 
-/// Runs tasks on threads of its own (a concurrent dispatch queue), not Swift's shared pool.
+/// Runs tasks on threads of its own, not Swift's shared pool.
 ///
-/// Why: Swift Testing runs synchronous tests on the shared pool, and tests that wait by
-/// blocking (tmux, subprocesses) can hold all of its few threads for minutes; work a test
-/// hands to background tasks (the deck's) then waits behind them.
+/// Why: Swift Testing runs synchronous tests on the shared threads, and tests that wait by
+/// blocking (tmux, subprocesses) can hold them for minutes; work a test hands to background
+/// tasks (the deck's) then waits behind them. Serial dispatch queues are used because each
+/// gets an overcommitting thread — a concurrent queue shares the starved root queue.
 public final class ThreadExecutor: TaskExecutor {
-    private let queue: DispatchQueue
+    private let queues: [DispatchQueue]
+    private let next = Atomic<Int>(0)
 
-    public init(label: String = "authdeck.test-executor") {
-        queue = DispatchQueue(label: label, attributes: .concurrent)
+    public init(label: String = "authdeck.test-executor", threads: Int = 4) {
+        queues = (0..<max(1, threads)).map { DispatchQueue(label: "\(label).\($0)") }
     }
 
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let executor = asUnownedTaskExecutor()
-        queue.async { job.runSynchronously(on: executor) }
+        let i = next.add(1, ordering: .relaxed).oldValue
+        queues[i % queues.count].async { job.runSynchronously(on: executor) }
     }
 }
