@@ -26,9 +26,6 @@ struct FuzzMain {
         let corpusRoot = option("--corpus") ?? here
         let crashes = option("--crashes") ?? FileManager.default.currentDirectoryPath
         let scratch = NSTemporaryDirectory() + "authdeck-fuzz.\(getpid())"
-        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
-
         let all = FuzzTarget.all(scratch: scratch)
         let targets = all.filter { args.isEmpty || args.contains($0.name) }
         let unknown = Set(args).subtracting(all.map(\.name))
@@ -36,6 +33,10 @@ struct FuzzMain {
             FileHandle.standardError.write(Data("authdeck-fuzz: no target \(unknown.sorted().joined(separator: ", "))\n".utf8))
             exit(2)
         }
+        // Made after the arguments are checked: exit(2) skips the defer (FuzzSmokeTests' unknown
+        // target left one directory in /tmp per run).
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
         func row(_ cells: [String]) -> String {
             cells[0].padding(toLength: 18, withPad: " ", startingAt: 0) + cells.dropFirst().map { String(repeating: " ", count: max(0, 10 - $0.count)) + $0 }.joined()
         }
@@ -47,6 +48,7 @@ struct FuzzMain {
             let corpus = files.compactMap { FileManager.default.contents(atPath: dir + "/" + $0).map { Array($0) } }
             guard !corpus.isEmpty else {
                 FileHandle.standardError.write(Data("authdeck-fuzz: \(dir): no corpus\n".utf8))
+                try? FileManager.default.removeItem(atPath: scratch)
                 exit(2)
             }
             CrashCapture.install(file: "\(crashes)/crash-\(target.name)-\(seed)")

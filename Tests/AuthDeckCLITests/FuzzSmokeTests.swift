@@ -22,9 +22,12 @@ import AuthDeckTestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: crashes.path).isEmpty, "no crash file")
     }
 
-    @Test func anUnknownTargetIsAnError() throws {
-        let fuzz = BinaryRunner(product: "authdeck-fuzz", environment: ["PATH": "/usr/bin:/bin"])
+    @Test func anUnknownTargetIsAnErrorAndLeavesNothingBehind() throws {
+        let tmp = TempDirectory("authdeck-fuzz-tmp")
+        let fuzz = BinaryRunner(product: "authdeck-fuzz", environment: ["PATH": "/usr/bin:/bin", "TMPDIR": tmp.path + "/"])
         let r = try fuzz.run(["--seconds", "1", "tomll"])
         #expect(r.status == 2 && r.stderr.contains("no target tomll"), "\(r.stderr)")
+        // Its scratch directory was left in /tmp on every run (exit skipped the clean-up).
+        #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.path).isEmpty)
     }
 }
