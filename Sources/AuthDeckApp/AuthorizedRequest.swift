@@ -33,6 +33,7 @@ public struct AuthorizedRequest: Sendable {
     /// The request path of `stored`'s provider (its adapter and TLS settings); throws the
     /// provider's `AuthFailure` for settings that cannot be used.
     public init(for stored: StoredAccount, wiring: ProviderWiring, config: DeckConfig, scopes: [String]) throws {
+        try TokenAccess.refuseOtherTenant(stored, config: config)
         let adapter = try wiring.adapter(forProvider: stored.account.providerId, config: config)
         requester = try wiring.requester(with: adapter, config: config, scopes: scopes)
     }

@@ -17,6 +17,7 @@ public struct FreshCredentials: Sendable {
     /// The account, renewed when due, and a warning when its current credential stands in.
     /// Throws `TokenAccess.NeedsSignIn` or the provider's `AuthFailure` when nothing usable is left.
     public func run(_ stored: StoredAccount, scopes: [String]) async throws -> (stored: StoredAccount, warning: String?) {
+        try TokenAccess.refuseOtherTenant(stored, config: config)
         let now = wiring.clock.now()
         if let error = stored.account.lastError, error.errorClass == .needsInteraction {
             // The provider already refused a renewal: no second try; a credential that still

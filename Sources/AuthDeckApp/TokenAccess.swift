@@ -17,6 +17,18 @@ public struct TokenAccess: Sendable {
     let wiring: ProviderWiring
     let config: DeckConfig
 
+    /// Refuses an account signed in to another tenant than its provider pins (`TenantPin`): a
+    /// script asking for this provider's credential must not get the other tenant's (dev for
+    /// prod), cached or renewed — `token`, `exec`, `request` and the helpers alike.
+    public static func refuseOtherTenant(_ stored: StoredAccount, config: DeckConfig) throws {
+        let pinned = config.provider(stored.account.providerId)?.expectedRealm
+        guard TenantPin.differs(expected: pinned, actual: stored.account.realm), let pinned else { return }
+        let id = stored.account.id, provider = stored.account.providerId
+        throw NeedsSignIn(remedy: "\(id) is signed in to tenant \(TerminalText.inert(stored.account.realm ?? "")), not \(pinned), which provider "
+                          + "\(provider) pins; no token is given for it — sign in with an account of \(pinned) (`authdeck login \(provider)`), "
+                          + "or prune this one (`authdeck prune`)")
+    }
+
     public init(wiring: ProviderWiring, config: DeckConfig) {
         self.wiring = wiring
         self.config = config
@@ -27,15 +39,7 @@ public struct TokenAccess: Sendable {
     public func token(_ stored: StoredAccount, scopes: [String]) async throws -> AccessToken {
         let now = wiring.clock.now()
         let skew = config.statePolicy.clockSkew
-        // Signed in to another tenant than its provider pins: a script asking for this
-        // provider's token must not get the other tenant's (dev for prod), cached or renewed.
-        let pinned = config.provider(stored.account.providerId)?.expectedRealm
-        if TenantPin.differs(expected: pinned, actual: stored.account.realm), let pinned {
-            let id = stored.account.id, provider = stored.account.providerId
-            throw NeedsSignIn(remedy: "\(id) is signed in to tenant \(TerminalText.inert(stored.account.realm ?? "")), not \(pinned), which provider "
-                              + "\(provider) pins; no token is given for it — sign in with an account of \(pinned) (`authdeck login \(provider)`), "
-                              + "or prune this one (`authdeck prune`)")
-        }
+        try Self.refuseOtherTenant(stored, config: config)
         if let token = stored.credentials.usableAccessToken(for: scopes, at: now, skew: skew) {
             wiring.store.touchIfDue(stored.account, at: now)
             return token

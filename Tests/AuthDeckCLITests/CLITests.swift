@@ -289,6 +289,11 @@ import Glibc
             #expect(r.stderr.contains("prod/0000a008 is signed in to tenant \(DeckFixture.devTenant), not \(DeckFixture.prodTenant), which provider prod pins"),
                     "\(r.stderr)")
         }
+        // `exec` and `request` hand it out no more than `token` does.
+        let exec = try run("exec", "prod/0000a008", "--", "/bin/sh", "-c", "echo ran")
+        #expect(exec.status == 3 && !exec.stdout.contains("ran") && exec.stderr.contains("which provider prod pins"), "\(exec.stdout) \(exec.stderr)")
+        let request = try run("request", "prod/0000a008", "http://127.0.0.1:9/")
+        #expect(request.status == 3 && request.stderr.contains("which provider prod pins"), "\(request.stderr)")
         // The records are in place: an account of the pinned tenant is still served (by the front).
         #expect(try run("token", "work/0000a001").stdout == fixture.validTokenValue + "\n")
     }
