@@ -3,7 +3,6 @@ import Synchronization
 import AuthDeckCore
 import AuthDeckStore
 import AuthDeckConfig
-import AuthDeckProviders
 import AuthDeckApp
 import AuthDeckUI
 import AuthDeckTerminal
