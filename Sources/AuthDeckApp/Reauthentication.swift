@@ -66,18 +66,17 @@ public struct Reauthentication: Sendable {
         // Asked by the presenter (a window of the deck); no answer is a cancelled sign-in. A
         // password the provider did not accept is asked for again, saying so, up to three times
         // in all (the provider's own lockout counts them too).
-        var note: String?
-        for attempt in 1...3 {
+        var note: String?, attempt = 1
+        while true {
             guard let password = await presenter.password(for: "\(adapter.profile.id)/\(username)", note: note), !password.isEmpty else {
                 throw CancellationError()
             }
             do {
                 return try await signIn(adapter, username: username, password: password, presenter: presenter)
             } catch let f as AuthFailure where f.oauthError == "invalid_grant" && attempt < 3 {
-                note = f.remedy
+                (note, attempt) = (f.remedy, attempt + 1)
             }
         }
-        throw CancellationError()  // not reached: the third attempt's failure is thrown above
     }
 
     /// A password sign-in; an OAM account's follows OAM's rules, as `authdeck login --password`

@@ -1,5 +1,3 @@
-import Foundation
-import GRDB
 import AuthDeckCore
 import AuthDeckVault
 
@@ -8,12 +6,8 @@ import AuthDeckVault
 extension DeckStore {
     /// The stored record, nil when there is none, it cannot be read or it fails its seal.
     public func helperFastPath() throws -> HelperFastPath? {
-        try read { db -> HelperFastPath? in
-            guard let text = try Self.metaText(db, HelperFastPath.metaKey),
-                  let record = HelperFastPath(encoded: text),
-                  let seal = try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [HelperFastPath.sealKey]),
-                  (try? box.open(Array(seal), context: SealingContext.helperFastPath(record.encoded))) != nil else { return nil }
-            return record
+        try sealedMeta(HelperFastPath.metaKey, seal: HelperFastPath.sealKey, parse: HelperFastPath.init(encoded:)) {
+            SealingContext.helperFastPath($0.encoded)
         }
     }
 
@@ -22,11 +16,7 @@ extension DeckStore {
     public func saveHelperFastPath(configIdentity: String, clockSkewSeconds: Int64, routes: [CredentialRoute]) throws {
         let record = HelperFastPath(configIdentity: configIdentity, clockSkewSeconds: clockSkewSeconds, routes: routes)
         guard try helperFastPath() != record else { return }
-        try write { db in
-            try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
-                           arguments: [HelperFastPath.metaKey, record.encoded])
-            try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
-                           arguments: [HelperFastPath.sealKey, Data(try box.seal([], context: SealingContext.helperFastPath(record.encoded)))])
-        }
+        try saveSealedMeta(record.encoded, at: HelperFastPath.metaKey, seal: HelperFastPath.sealKey,
+                           context: SealingContext.helperFastPath(record.encoded))
     }
 }

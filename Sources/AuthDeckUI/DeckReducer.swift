@@ -258,6 +258,14 @@ public enum DeckReducer {
         id.hasPrefix("new:") ? "Sign-in to \(id.dropFirst(4)) cancelled." : "Sign-in of \(state.accountName(id)) cancelled."
     }
 
+    /// Closes the sign-in window of `id` and cancels its sign-in, saying so.
+    static func cancelSignIn(_ state: inout DeckState, _ id: String) -> [DeckEffect] {
+        state.modal = nil
+        state.busy.removeValue(forKey: id)
+        state.message = cancelledMessage(id, state)
+        return [.cancelSignIn(id: id)]
+    }
+
     /// A key in the password window: every character is part of the password (`q` too), so
     /// no key binding applies there; Enter hands it to the sign-in, Esc cancels the sign-in.
     static func typePassword(_ state: inout DeckState, _ key: Key, id: String, account: String, typed: PasswordEntry, note: String?) -> [DeckEffect] {
@@ -273,10 +281,7 @@ public enum DeckReducer {
             state.message = "Signing in \(account)…"
             return [.answerPassword(id: id, typed.secret)]
         case .escape:
-            state.modal = nil
-            state.busy.removeValue(forKey: id)
-            state.message = cancelledMessage(id, state)
-            return [.cancelSignIn(id: id)]
+            return cancelSignIn(&state, id)
         default:
             return []
         }
@@ -335,13 +340,11 @@ public enum DeckReducer {
             }
         case .deviceCode(let id, _, _, _, _), .browser(let id, _):
             if command == .cancel || command == .quit {
-                state.modal = nil
-                state.busy.removeValue(forKey: id)
-                state.message = cancelledMessage(id, state)
+                let cancel = cancelSignIn(&state, id)
                 // q quits here as the help bar says: the sign-in is cancelled on the way out.
-                guard command == .quit else { return [.cancelSignIn(id: id)] }
+                guard command == .quit else { return cancel }
                 state.quitting = true
-                return [.cancelSignIn(id: id), .quit]
+                return cancel + [.quit]
             }
             if case .browser(_, let url) = modal, command == .openInBrowser { return [.openURL(url)] }
         case .password:

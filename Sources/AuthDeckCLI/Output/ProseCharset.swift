@@ -8,6 +8,8 @@ import Foundation
 /// pictures `TerminalText` makes) stay as they are, since no ASCII form keeps their meaning.
 enum ProseCharset {
     /// Whether the locale (LC_ALL, else LC_CTYPE, else LANG; none set means "C") is UTF-8.
+    /// Read from the environment as setlocale(3) would, not through `TerminalProbe.localeIsUTF8`,
+    /// which calls setlocale itself: every command would then get localized strerror texts.
     static let isUTF8: Bool = {
         let env = ProcessInfo.processInfo.environment
         let name = [env["LC_ALL"], env["LC_CTYPE"], env["LANG"]].lazy.compactMap { $0 }.first { !$0.isEmpty } ?? "C"
