@@ -35,6 +35,12 @@ public struct ProviderWiring: Sendable {
         CurlHTTPClient(userAgent: "authdeck/\(AuthDeckCore.version)", environment: environment)
     }
 
+    /// Begins loading the real network's library on a thread of its own, for a process about to
+    /// renew (the front said so: `HandoverHint`), so the load overlaps the start and the lease.
+    public static func warmNetwork() {
+        CurlLibrary.preload()
+    }
+
     /// What adapters of `config`'s providers are built with. The browser gets the
     /// environment without authdeck's secrets, the `client_secret_env` variables of `config`
     /// included; the adapters themselves read those from `environment`.

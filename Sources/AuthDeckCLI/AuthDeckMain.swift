@@ -18,6 +18,7 @@ enum AuthDeckMain {
         if EmulatorMain.isInvoked(as: CommandLine.arguments.first ?? "") {
             await EmulatorMain.run(Array(CommandLine.arguments.dropFirst()))
         }
+        _ = NetworkWarmup.due  // taken out of the environment before anything else runs
         MallocTuning.apply()
         CrashHygiene.install()
         SignalShield.install()

@@ -43,13 +43,26 @@ struct CachedTokenReader {
         var username: String
     }
 
-    let environment: [String: String]
-
-    func token(for query: String) -> String? {
-        found(.token(account: query))?.value
+    /// What the store answered.
+    enum Lookup {
+        /// The token to print.
+        case found(Found)
+        /// The account is certain, but no token of it is usable now: authdeck-full renews it.
+        case renewalDue
+        /// Anything else authdeck-full must judge.
+        case handOver
     }
 
-    func found(_ ask: Ask) -> Found? {
+    let environment: [String: String]
+
+    /// The token for `ask`, or why not; a `.renewalDue` is passed on as `HandoverHint`.
+    func lookUp(_ ask: Ask) -> Lookup {
+        guard let lookup = try? answer(ask) else { return .handOver }
+        if case .renewalDue = lookup { HandoverHint.markRenewalDue() }
+        return lookup
+    }
+
+    private func answer(_ ask: Ask) throws -> Lookup {
         let location = StoreLocation.resolve(storeFlag: nil, environment: environment)
         let config = XDG.configFile(flag: nil, environment: environment)
         guard let configIdentity = TokenFastPath.configIdentity(path: config.path),
@@ -63,11 +76,11 @@ struct CachedTokenReader {
               let wrappingKey = Self.readKeyFile(location.keyFilePath),
               // "./": a relative name starting with "file:" is a file, never an SQLite URI.
               let db = try? SQLiteConnection(path: location.databasePath.hasPrefix("/") ? location.databasePath : "./" + location.databasePath)
-        else { return nil }
-        return try? answer(ask, db: db, wrappingKey: wrappingKey, configIdentity: configIdentity)
+        else { return .handOver }
+        return try answer(ask, db: db, wrappingKey: wrappingKey, configIdentity: configIdentity) ?? .handOver
     }
 
-    private func answer(_ ask: Ask, db: SQLiteConnection, wrappingKey: SymmetricKey, configIdentity: String) throws -> Found? {
+    private func answer(_ ask: Ask, db: SQLiteConnection, wrappingKey: SymmetricKey, configIdentity: String) throws -> Lookup? {
         let now = Instant(secondsSinceEpoch: Int64(time(nil)))
         // One read transaction: the key, the account and its tokens from the same snapshot.
         try db.execute("BEGIN")
@@ -161,8 +174,8 @@ struct CachedTokenReader {
                                       expiresAt: row.optionalInt64(5).map(Instant.init(secondsSinceEpoch:))))
         }
         let credentials = Credentials(accessTokens: tokens)
-        guard let token = credentials.usableAccessToken(for: scopes, at: now, skew: .seconds(skew)),
-              let row = sealed[token.id],
+        guard let token = credentials.usableAccessToken(for: scopes, at: now, skew: .seconds(skew)) else { return .renewalDue }
+        guard let row = sealed[token.id],
               let value = SealedValue.open(row.value, key: dataKey, context: SealingContext.accessToken(
                   token.id, account: account.id, scopes: row.scopes, requested: row.requested, expiresAt: row.expires,
                   provider: account.providerId, subject: account.subject)) else { return nil }
@@ -170,7 +183,7 @@ struct CachedTokenReader {
             // As `DeckStore.touch`; a failure is not the caller's problem.
             try? db.execute(StoreLayout.touchSQL, [.integer(now.secondsSinceEpoch), .text(account.id)])
         }
-        return Found(value: String(decoding: value, as: UTF8.self), expiresAt: token.expiresAt, username: username ?? account.username)
+        return .found(Found(value: String(decoding: value, as: UTF8.self), expiresAt: token.expiresAt, username: username ?? account.username))
     }
 
     /// The accounts an ACCOUNT may name, with the columns the matcher needs, read in this order

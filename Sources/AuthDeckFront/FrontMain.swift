@@ -23,8 +23,8 @@ enum FrontMain {
         }
         if arguments.count == 3, arguments[1] == "token", !arguments[2].hasPrefix("-") {
             CrashHygiene.install()  // before any secret is in memory
-            if let token = CachedTokenReader(environment: environment()).token(for: arguments[2]) {
-                exit(writeAll(token + "\n") ? 0 : 1)
+            if case .found(let found) = CachedTokenReader(environment: environment()).lookUp(.token(account: arguments[2])) {
+                exit(writeAll(found.value + "\n") ? 0 : 1)
             }
             CrashHygiene.handOver()
         }
@@ -33,7 +33,7 @@ enum FrontMain {
             CrashHygiene.install()
             let input = StandardInput.readAll()
             if let url = GitCredentialRequest.read(from: input.bytes).url,
-               let found = CachedTokenReader(environment: environment()).found(.git(url: url)),
+               case .found(let found) = CachedTokenReader(environment: environment()).lookUp(.git(url: url)),
                let answer = GitCredentialRequest.answer(username: found.username, token: found.value, expiresAt: found.expiresAt) {
                 exit(writeAll(answer) ? 0 : 1)
             }
@@ -46,7 +46,7 @@ enum FrontMain {
             let env = environment()
             if let call = KubeCall(arguments, environment: env) {
                 CrashHygiene.install()
-                if let found = CachedTokenReader(environment: env).found(.kube(account: call.account, scopes: call.scopes)),
+                if case .found(let found) = CachedTokenReader(environment: env).lookUp(.kube(account: call.account, scopes: call.scopes)),
                    let answer = ExecCredentialText.plain(apiVersion: call.apiVersion, token: found.value, expiresAt: found.expiresAt) {
                     exit(writeAll(answer) ? 0 : 1)
                 }

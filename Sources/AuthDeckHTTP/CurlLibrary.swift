@@ -10,6 +10,13 @@ public enum CurlLibrary {
         }
     }
 
+    /// Begins `load()` on a thread of its own and returns at once, for a process that will
+    /// almost surely use the network: the load (~10 ms) overlaps the caller's own start. A
+    /// request waits for it; a process that exits first waits for a load under way.
+    public static func preload() {
+        ad_curl_preload()
+    }
+
     /// `load()` with its failure as an `HTTPError`, for the request path.
     static func loadForHTTP() throws {
         do { try load() } catch let error as CurlLoadError { throw HTTPError.unavailable(error.message) }

@@ -72,6 +72,14 @@ public struct JSONObject: @unchecked Sendable {
     /// JSON booleans arrive as NSNumber too; on Linux their dynamic type names "Boolean"
     /// (`__NSCFBoolean`), the only reliable tell (`is Bool` is true for 0 and 1 as well).
     static func isBool(_ n: NSNumber) -> Bool {
-        String(describing: type(of: n)).contains("Boolean")
+        ObjectIdentifier(type(of: n)) == booleanClass
     }
+
+    /// The class Foundation gives JSON's `true` and `false` (a subclass of NSNumber). Compared by
+    /// identity: the type's name, read through reflection, cost a scan of every protocol
+    /// conformance in the binary on each renewal's first call.
+    static let booleanClass: ObjectIdentifier = {
+        let parsed = try? JSONSerialization.jsonObject(with: Data("[true]".utf8)) as? [Any]
+        return ObjectIdentifier(type(of: (parsed?.first as? NSNumber) ?? NSNumber(value: true)))
+    }()
 }

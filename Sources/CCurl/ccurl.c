@@ -2,6 +2,7 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static struct {
@@ -62,6 +63,48 @@ int ad_curl_load(char *err, size_t errlen) {
     if (loaded) return 0;
     if (err && errlen) snprintf(err, errlen, "%s", load_error);
     return -1;
+}
+
+/* The load, begun on a thread of its own while the caller does other work (the front hands over
+   a renewal: authdeck-full's start-up, store and lease overlap libcurl's ~10 ms of loading).
+   State under preload_lock: 0 not begun, 1 the thread loads, 2 the process is exiting first. */
+static pthread_mutex_t preload_lock = PTHREAD_MUTEX_INITIALIZER;
+static int preload_state = 0;
+
+static void *preload_main(void *unused) {
+    (void)unused;
+    pthread_mutex_lock(&preload_lock);
+    int go = preload_state == 0;
+    if (go) preload_state = 1;
+    pthread_mutex_unlock(&preload_lock);
+    if (go) pthread_once(&once, load_once);
+    return NULL;
+}
+
+/* At exit: waits for a load under way (exit's own unloading must not meet a dlopen and
+   curl_global_init half done) and stops one not yet begun. */
+static void preload_settle(void) {
+    pthread_mutex_lock(&preload_lock);
+    int running = preload_state == 1;
+    if (!running) preload_state = 2;
+    pthread_mutex_unlock(&preload_lock);
+    if (running) pthread_once(&once, load_once);
+}
+
+static void ad_curl_preload_begin(void) {
+    pthread_attr_t attr;
+    if (pthread_attr_init(&attr) != 0) return;
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    pthread_t thread;
+    /* Registered first: a thread that exists is always waited for. A thread that cannot be
+       made costs nothing; the first request loads the library itself. */
+    if (atexit(preload_settle) == 0) (void)pthread_create(&thread, &attr, preload_main, NULL);
+    pthread_attr_destroy(&attr);
+}
+
+void ad_curl_preload(void) {
+    static pthread_once_t started = PTHREAD_ONCE_INIT;
+    pthread_once(&started, ad_curl_preload_begin);
 }
 
 /* The error buffer of the thread's current handle: authdeck performs one transfer per

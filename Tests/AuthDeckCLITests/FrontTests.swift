@@ -45,6 +45,21 @@ import AuthDeckPlatform
         #expect(r.stdout.isEmpty, why)
     }
 
+    /// Issue 30: the front's renewal hint makes authdeck-full load libcurl on a thread of its own.
+    /// It changes no answer; a process that needs no network after all exits while the load
+    /// may be under way — it must neither hang nor crash there — and no child inherits the hint.
+    @Test func theRenewalHintChangesNoAnswerAndNoChildInheritsIt() throws {
+        let full = BinaryRunner(product: "authdeck-full", environment: env)
+        let hint = ["AUTHDECK_FRONT_HINT": "renewal-due"]
+        for _ in 0..<25 {
+            let r = try full.run(["token", "work/0000a001"], env: hint, timeout: 20)
+            #expect(r.status == 0 && r.stdout == validToken + "\n", "\(r.stderr)")
+        }
+        let child = try full.run(["exec", "work/0000a001", "--", "/usr/bin/env"], env: hint, timeout: 20)
+        #expect(child.status == 0, "\(child.stderr)")
+        #expect(child.stdout.contains("PATH=") && !child.stdout.contains("AUTHDECK_FRONT_HINT"))
+    }
+
     /// Issue 26, attack pass: the fast-path record's clock-skew margin decides until when the
     /// front serves a token; edited without the key (a margin of 0) it served a token inside the
     /// configured margin. The record is sealed: an edited one is handed over, never believed.

@@ -26,6 +26,7 @@ struct GitCredentialCommand: AsyncParsableCommand {
             return
         }
         guard let url = request.url else { return }
+        NetworkWarmup.beginIfDue()
         let context = DeckContext(global)
         // Taken before the file is read, so an edit in between makes the front's record stale.
         let configIdentity = TokenFastPath.configIdentity(path: context.configPath)

@@ -21,6 +21,7 @@ struct KubeCredentialCommand: AsyncParsableCommand {
     var scope: [String] = []
 
     func run() async throws {
+        NetworkWarmup.beginIfDue()
         let context = DeckContext(global)
         let info = KubeExecInfo(context.environment["KUBERNETES_EXEC_INFO"])
         let configIdentity = TokenFastPath.configIdentity(path: context.configPath)

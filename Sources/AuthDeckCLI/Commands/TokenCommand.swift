@@ -29,6 +29,7 @@ struct TokenCommand: AsyncParsableCommand {
     static func printToken(account: String, scopes scope: [String], context: DeckContext) async throws {
         // The config file's identity is taken before it is read, so an edit in between makes
         // the record stale (the front then defers to this binary) instead of wrongly fresh.
+        NetworkWarmup.beginIfDue()
         let configIdentity = TokenFastPath.configIdentity(path: context.configPath)
         let (config, store, stored) = try context.openAccount(account)
         if let profile = config.provider(stored.account.providerId), !ProviderCapabilities.of(profile).producesTokens {

@@ -16,6 +16,9 @@ typedef int (*ad_curl_xferinfo_fn)(void *userdata, curl_off_t dltotal, curl_off_
 
 /* Loads libcurl.so.4 once (thread-safe). Returns 0, or -1 with a message in err. */
 int ad_curl_load(char *err, size_t errlen);
+/* Begins that load on a thread of its own and returns at once (idempotent); ad_curl_load then
+   waits for it. For a process that will almost surely use the network (see CurlLibrary). */
+void ad_curl_preload(void);
 
 void *ad_curl_easy_init(void);
 void ad_curl_easy_cleanup(void *handle);
