@@ -53,8 +53,11 @@ public protocol AccountStore: Sendable {
     /// event, and returns false (writing nothing) when another writer got there first.
     func commitRenewal(_ credentials: Credentials, accountId: String, expectedGeneration: Int?,
                        event: DeckEvent) throws -> Bool
-    /// Records a failed renewal or sign-in: sets the last error (when given), bumps the
-    /// failure count, appends the event. Never touches credentials.
+    /// `commitRenewal` for renewals that run at once: each waits off Swift's thread pool, and
+    /// those that finish together are committed in one transaction with one sync to disk, each
+    /// with its own generation check and its own result.
+    func commitRenewalInGroup(_ credentials: Credentials, accountId: String, expectedGeneration: Int?,
+                              event: DeckEvent) async throws -> Bool
     /// Sets aside the space a renewal's result needs before its refresh token is spent; fails
     /// (nothing spent, nothing changed) when there is none.
     func reserveRenewalRescue(accountId: String) throws -> RenewalRescue
@@ -64,6 +67,8 @@ public protocol AccountStore: Sendable {
                       event: DeckEvent) throws
     /// Gives back a reservation that was not needed.
     func discardRenewalRescue(_ rescue: RenewalRescue)
+    /// Records a failed renewal or sign-in: sets the last error (when given), bumps the
+    /// failure count, appends the event. Never touches credentials.
     func recordFailure(accountId: String, error: AccountError?, event: DeckEvent) throws
     func events(since: Instant?, accountId: String?, limit: Int?) throws -> [DeckEvent]
 }

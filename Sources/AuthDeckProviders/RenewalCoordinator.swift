@@ -101,8 +101,8 @@ public struct RenewalCoordinator: Sendable {
                                   detail: rotated ? "renewed; refresh token rotated to generation \(merged.refreshToken!.generation)" : "renewed")
             let committed: Bool
             do {
-                committed = try store.commitRenewal(merged, accountId: account.id,
-                                                    expectedGeneration: current.credentials.refreshToken?.generation, event: event)
+                committed = try await store.commitRenewalInGroup(merged, accountId: account.id,
+                                                                 expectedGeneration: current.credentials.refreshToken?.generation, event: event)
             } catch {
                 // The provider has spent the old refresh token: the new one must not be lost.
                 do {

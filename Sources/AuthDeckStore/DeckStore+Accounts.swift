@@ -475,36 +475,36 @@ extension DeckStore: AccountStore {
         guard try owner.next() else { throw StoreError.notFound(accountId: accountId) }
         let provider = owner.string(0), subject = owner.string(1)
         for table in ["access_tokens", "refresh_tokens", "cookies", "id_token_claims", "extras"] {
-            try db.execute(sql: "DELETE FROM \(table) WHERE account_id = ?", arguments: [accountId])
+            try db.cachedStatement(sql: "DELETE FROM \(table) WHERE account_id = ?").execute(arguments: [accountId])
         }
         for t in c.accessTokens {
             let scopes = t.scopes.joined(separator: " ")
             let requested = t.requestedScopes.isEmpty ? nil : t.requestedScopes.joined(separator: " ")
             let context = SealingContext.accessToken(t.id, account: accountId, scopes: scopes, requested: requested,
                                                      expiresAt: t.expiresAt?.secondsSinceEpoch, provider: provider, subject: subject)
-            try db.execute(sql: "INSERT INTO access_tokens (id, account_id, sealed_value, scopes, token_type, obtained_at, expires_at, requested_scopes) VALUES (?,?,?,?,?,?,?,?)",
-                           arguments: [t.id, accountId, try box.sealString(t.value, context: context),
-                                       scopes, t.tokenType, t.obtainedAt.secondsSinceEpoch, t.expiresAt?.secondsSinceEpoch, requested])
+            try db.cachedStatement(sql: "INSERT INTO access_tokens (id, account_id, sealed_value, scopes, token_type, obtained_at, expires_at, requested_scopes) VALUES (?,?,?,?,?,?,?,?)")
+                .execute(arguments: [t.id, accountId, try box.sealString(t.value, context: context),
+                                     scopes, t.tokenType, t.obtainedAt.secondsSinceEpoch, t.expiresAt?.secondsSinceEpoch, requested])
         }
         if let r = c.refreshToken {
-            try db.execute(sql: "INSERT INTO refresh_tokens (account_id, id, sealed_value, generation, obtained_at, expires_at) VALUES (?,?,?,?,?,?)",
-                           arguments: [accountId, r.id, try box.sealString(r.value, context: SealingContext.refreshToken(accountId, r.id, provider: provider, subject: subject)),
-                                       r.generation, r.obtainedAt.secondsSinceEpoch, r.expiresAt?.secondsSinceEpoch])
+            try db.cachedStatement(sql: "INSERT INTO refresh_tokens (account_id, id, sealed_value, generation, obtained_at, expires_at) VALUES (?,?,?,?,?,?)")
+                .execute(arguments: [accountId, r.id, try box.sealString(r.value, context: SealingContext.refreshToken(accountId, r.id, provider: provider, subject: subject)),
+                                     r.generation, r.obtainedAt.secondsSinceEpoch, r.expiresAt?.secondsSinceEpoch])
         }
         for k in c.cookies {
-            try db.execute(sql: "INSERT INTO cookies (id, account_id, name, sealed_value, domain, path, expires_at, secure, http_only) VALUES (?,?,?,?,?,?,?,?,?)",
-                           arguments: [k.id, accountId, k.name,
-                                       try box.sealString(k.value, context: SealingContext.cookie(k.id, account: accountId, name: k.name, domain: k.domain, path: k.path,
-                                                                                                  expiresAt: k.expiresAt?.secondsSinceEpoch, secure: k.secure, httpOnly: k.httpOnly)),
-                                       k.domain, k.path, k.expiresAt?.secondsSinceEpoch, k.secure, k.httpOnly])
+            try db.cachedStatement(sql: "INSERT INTO cookies (id, account_id, name, sealed_value, domain, path, expires_at, secure, http_only) VALUES (?,?,?,?,?,?,?,?,?)")
+                .execute(arguments: [k.id, accountId, k.name,
+                                     try box.sealString(k.value, context: SealingContext.cookie(k.id, account: accountId, name: k.name, domain: k.domain, path: k.path,
+                                                                                                expiresAt: k.expiresAt?.secondsSinceEpoch, secure: k.secure, httpOnly: k.httpOnly)),
+                                     k.domain, k.path, k.expiresAt?.secondsSinceEpoch, k.secure, k.httpOnly])
         }
         for (name, value) in c.idTokenClaims {
-            try db.execute(sql: "INSERT INTO id_token_claims (account_id, name, value) VALUES (?,?,?)",
-                           arguments: [accountId, name, value])
+            try db.cachedStatement(sql: "INSERT INTO id_token_claims (account_id, name, value) VALUES (?,?,?)")
+                .execute(arguments: [accountId, name, value])
         }
         for (name, value) in c.extras {
-            try db.execute(sql: "INSERT INTO extras (account_id, name, sealed_value) VALUES (?,?,?)",
-                           arguments: [accountId, name, try box.sealString(value, context: SealingContext.extra(accountId, name, provider: provider, subject: subject))])
+            try db.cachedStatement(sql: "INSERT INTO extras (account_id, name, sealed_value) VALUES (?,?,?)")
+                .execute(arguments: [accountId, name, try box.sealString(value, context: SealingContext.extra(accountId, name, provider: provider, subject: subject))])
         }
     }
 }

@@ -15,7 +15,7 @@ extension DeckStore {
         try writeWithoutTransaction { db in
             var taken = false
             try db.inTransaction(.immediate) {
-                let row = try Row.fetchOne(db, sql: "SELECT holder, expires_at FROM leases WHERE account_id = ?", arguments: [accountId])
+                let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT holder, expires_at FROM leases WHERE account_id = ?"), arguments: [accountId])
                 if let row {
                     let current: String = row["holder"]
                     let expires = Instant(secondsSinceEpoch: row["expires_at"])
@@ -25,8 +25,8 @@ extension DeckStore {
                     let free = current == holder || expires <= now || forged || !Self.holderAlive(current)
                     guard free else { return .commit }
                 }
-                try db.execute(sql: "REPLACE INTO leases (account_id, holder, expires_at) VALUES (?, ?, ?)",
-                               arguments: [accountId, holder, until.secondsSinceEpoch])
+                try db.cachedStatement(sql: "REPLACE INTO leases (account_id, holder, expires_at) VALUES (?, ?, ?)")
+                    .execute(arguments: [accountId, holder, until.secondsSinceEpoch])
                 taken = true
                 return .commit
             }
@@ -36,12 +36,31 @@ extension DeckStore {
 
     public func releaseRenewalLease(accountId: String, holder: String) throws {
         try write { db in
-            try db.execute(sql: "DELETE FROM leases WHERE account_id = ? AND holder = ?", arguments: [accountId, holder])
+            try db.cachedStatement(sql: "DELETE FROM leases WHERE account_id = ? AND holder = ?").execute(arguments: [accountId, holder])
         }
     }
 
+    /// Writes renewed credentials when the refresh token is still at `expectedGeneration`
+    /// (false, and nothing written, when another writer rotated it first), durably.
     public func commitRenewal(_ credentials: Credentials, accountId: String, expectedGeneration: Int?,
                               event: DeckEvent) throws -> Bool {
+        try commitRenewals([RenewalCommit(credentials: credentials, accountId: accountId, expectedGeneration: expectedGeneration,
+                                          event: event)])[0].get()
+    }
+
+    /// `commitRenewal` for a renewal under way in a task: it waits off Swift's pool, and the
+    /// renewals that finish while one group is being written are committed together in the next
+    /// (`RenewalCommits`: one fdatasync for all of them instead of one each).
+    public func commitRenewalInGroup(_ credentials: Credentials, accountId: String, expectedGeneration: Int?,
+                                     event: DeckEvent) async throws -> Bool {
+        try await commits.commit(RenewalCommit(credentials: credentials, accountId: accountId,
+                                               expectedGeneration: expectedGeneration, event: event), in: self)
+    }
+
+    /// Commits each of `group` in one transaction, each in a savepoint of its own with its own
+    /// generation check; a result per commit, in order. Throws only when the transaction itself
+    /// fails (then nothing of it was written).
+    func commitRenewals(_ group: [RenewalCommit]) throws -> [Result<Bool, any Error>] {
         try writeWithoutTransaction { db in
             // Durable before the new token is printed or the rescue file goes: in WAL mode at
             // synchronous=NORMAL a commit reaches the disk only at the next checkpoint, so a
@@ -51,22 +70,34 @@ extension DeckStore {
             let before = try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? 1
             try db.execute(sql: "PRAGMA synchronous = FULL")
             defer { try? db.execute(sql: "PRAGMA synchronous = \(before)") }
-            var committed = false
+            var results: [Result<Bool, any Error>] = []
             try db.inTransaction(.immediate) {
-                let generation = try Int.fetchOne(db, sql: "SELECT generation FROM refresh_tokens WHERE account_id = ?",
-                                                  arguments: [accountId])
-                guard generation == expectedGeneration else { return .rollback }
-                try writeCredentials(credentials, accountId: accountId, db)
-                try db.execute(sql: """
-                    UPDATE accounts SET error_class = NULL, error_code = NULL, error_remedy = NULL, error_at = NULL,
-                    failed_attempts = 0 WHERE id = ?
-                    """, arguments: [accountId])
-                try Self.insertEvent(event, db)
-                committed = true
+                for commit in group {
+                    results.append(Result { try worded { try commitOne(commit, db) } })
+                }
                 return .commit
             }
-            return committed
+            return results
         }
+    }
+
+    /// One renewal's writes, in a savepoint: all of them or none.
+    private func commitOne(_ commit: RenewalCommit, _ db: Database) throws -> Bool {
+        var committed = false
+        try db.inSavepoint {
+            let generation = try Int.fetchOne(db.cachedStatement(sql: "SELECT generation FROM refresh_tokens WHERE account_id = ?"),
+                                              arguments: [commit.accountId])
+            guard generation == commit.expectedGeneration else { return .rollback }
+            try writeCredentials(commit.credentials, accountId: commit.accountId, db)
+            try db.cachedStatement(sql: """
+                UPDATE accounts SET error_class = NULL, error_code = NULL, error_remedy = NULL, error_at = NULL,
+                failed_attempts = 0 WHERE id = ?
+                """).execute(arguments: [commit.accountId])
+            try Self.insertEvent(commit.event, db)
+            committed = true
+            return .commit
+        }
+        return committed
     }
 
     public func recordFailure(accountId: String, error: AccountError?, event: DeckEvent) throws {

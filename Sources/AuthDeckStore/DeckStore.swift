@@ -20,6 +20,8 @@ public final class DeckStore: Sendable {
     let pool: DatabasePool
     let box: AESSecretBox
     let clock: any WallClock
+    /// Renewals' commits, grouped (`commitRenewalInGroup`).
+    let commits = RenewalCommits()
     /// Set for a store migrated by a newer authdeck: every write is refused (`newerStore`).
     let readOnly: Bool
     /// Whether this opening created the store file (the caller says where it now is).
@@ -279,7 +281,7 @@ public final class DeckStore: Sendable {
     /// Runs `body`, turning SQLite's own failures into `StoreError.database`, which names the
     /// store file and says what it means for the user (a full disk printed as GRDB's "SQLite
     /// error 13 … while executing `INSERT …`" before).
-    private func worded<T>(_ body: () throws -> T) throws -> T {
+    func worded<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as DatabaseError {

@@ -236,6 +236,79 @@ import AuthDeckPlatform
         #expect(try store.account(id: stored.account.id)?.credentials.refreshToken?.value == Secret("rotated-1"))
     }
 
+    /// Renewals committed together (one transaction, one sync) keep each their own generation
+    /// check and their own result: a stale one or a failing one changes nothing of the others.
+    @Test func renewalsCommittedInOneGroupEachKeepTheirOwnOutcome() throws {
+        let dir = TempDirectory()
+        let store = try DeckStore.open(location(dir), clock: clock)
+        let renewable = DeckFixture(now: clock.now()).accounts.filter { $0.credentials.refreshToken != nil }.prefix(3)
+        try #require(renewable.count == 3)
+        for stored in renewable { try store.insert(stored) }
+        func commit(_ stored: StoredAccount, generationOffset: Int = 0, accountId: String? = nil) -> RenewalCommit {
+            var renewed = stored.credentials
+            renewed.refreshToken?.value = Secret("rotated-" + stored.account.id)
+            renewed.refreshToken?.generation += 1
+            // An account that is not there has no generation (nil): its writes are tried, and fail.
+            return RenewalCommit(credentials: renewed, accountId: accountId ?? stored.account.id,
+                                 expectedGeneration: accountId != nil ? nil : stored.credentials.refreshToken!.generation + generationOffset,
+                                 event: DeckEvent(at: clock.now(), kind: .refreshed, accountId: accountId ?? stored.account.id))
+        }
+        let (a, b, c) = (renewable[renewable.startIndex], renewable[renewable.startIndex + 1], renewable[renewable.startIndex + 2])
+        let results = try store.commitRenewals([commit(a), commit(b, generationOffset: -1), commit(c, accountId: "gone/1"), commit(c)])
+        #expect(try results[0].get() == true)
+        #expect(try results[1].get() == false)  // stale: another writer rotated it first
+        #expect(throws: StoreError.self) { try results[2].get() }  // no such account: its savepoint rolled back alone
+        #expect(try results[3].get() == true)
+        #expect(try store.account(id: a.account.id)?.credentials.refreshToken?.value == Secret("rotated-" + a.account.id))
+        #expect(try store.account(id: b.account.id)?.credentials == b.credentials)
+        #expect(try store.account(id: c.account.id)?.credentials.refreshToken?.value == Secret("rotated-" + c.account.id))
+        #expect(try store.events(since: nil, accountId: "gone/1", limit: nil).isEmpty)
+    }
+
+    /// Many renewals finishing at once through the group commit: each gets its own answer,
+    /// exactly one of two racing on the same generation wins, and every winner is on disk.
+    @Test func renewalsFinishingAtOnceAreAllCommitted() async throws {
+        let dir = TempDirectory()
+        let store = try DeckStore.open(location(dir), clock: clock)
+        var accounts: [StoredAccount] = []
+        let template = try #require(DeckFixture(now: clock.now()).accounts.first { $0.credentials.refreshToken != nil })
+        for i in 0..<40 {
+            var stored = template
+            stored.account.id = "\(template.account.providerId)/group\(i)"
+            stored.account.subject = "subject-\(i)"
+            stored.credentials.accessTokens = []  // their ids are the template's
+            stored.credentials.cookies = []
+            try store.insert(stored)
+            accounts.append(stored)
+        }
+        let generation = try #require(template.credentials.refreshToken?.generation)
+        // Each account twice from the same generation, as two processes that raced past the lease.
+        let won = try await withThrowingTaskGroup(of: (String, Bool).self) { group in
+            for stored in accounts {
+                for attempt in 0..<2 {
+                    group.addTask {
+                        var renewed = stored.credentials
+                        renewed.refreshToken?.value = Secret("rotated-\(attempt)")
+                        renewed.refreshToken?.generation = generation + 1
+                        let ok = try await store.commitRenewalInGroup(renewed, accountId: stored.account.id, expectedGeneration: generation,
+                                                                      event: DeckEvent(at: clock.now(), kind: .refreshed, accountId: stored.account.id))
+                        return (stored.account.id, ok)
+                    }
+                }
+            }
+            var won: [String: Int] = [:]
+            for try await (id, ok) in group where ok { won[id, default: 0] += 1 }
+            return won
+        }
+        #expect(won.count == 40 && won.values.allSatisfy { $0 == 1 })
+        // On disk for a fresh connection, as the next process sees it.
+        let reopened = try DeckStore.open(location(dir), clock: clock)
+        for stored in accounts {
+            let token = try #require(try reopened.account(id: stored.account.id)?.credentials.refreshToken)
+            #expect(token.generation == generation + 1 && token.value != stored.credentials.refreshToken?.value)
+        }
+    }
+
     @Test func leasesExcludeOtherLiveHoldersButNotDeadOnes() throws {
         let dir = TempDirectory()
         let store = try DeckStore.open(location(dir), clock: clock)
