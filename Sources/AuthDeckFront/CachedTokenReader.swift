@@ -63,6 +63,9 @@ struct CachedTokenReader {
     }
 
     private func answer(_ ask: Ask) throws -> Lookup {
+        // Without HOME the paths come from the password database, which a statically linked
+        // front reads through glibc's NSS modules of the build machine: authdeck-full decides.
+        guard environment["HOME"]?.isEmpty == false else { return .handOver }
         let location = StoreLocation.resolve(storeFlag: nil, environment: environment)
         let config = XDG.configFile(flag: nil, environment: environment)
         guard let configIdentity = TokenFastPath.configIdentity(path: config.path),

@@ -45,6 +45,18 @@ import AuthDeckPlatform
         #expect(r.stdout.isEmpty, why)
     }
 
+    /// Issue 30: the installed front is a static executable, whose password-database lookups
+    /// would go through the NSS modules of the machine it was built on. Without HOME (the only
+    /// case that reads the database) it hands over instead of resolving the paths itself.
+    @Test func withoutHomeTheFrontHandsOver() throws {
+        #expect(try runner.run(["token", "work/0000a001"]).status == 0)  // records the config for the front
+        #expect(try lone.run(["token", "work/0000a001"]).stdout == validToken + "\n", "with HOME the lone front serves")
+        var noHome = env
+        noHome["HOME"] = nil
+        let r = try BinaryRunner(executable: lone.executable, environment: noHome).run(["token", "work/0000a001"])
+        #expect(r.status == 1 && r.stderr.contains("cannot find authdeck-full") && r.stdout.isEmpty, "\(r.stderr)")
+    }
+
     /// Issue 30: the front's renewal hint makes authdeck-full load libcurl on a thread of its own.
     /// It changes no answer; a process that needs no network after all exits while the load
     /// may be under way — it must neither hang nor crash there — and no child inherits the hint.
