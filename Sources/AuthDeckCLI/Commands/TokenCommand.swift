@@ -27,9 +27,9 @@ struct TokenCommand: AsyncParsableCommand {
     /// without the argument parser. Why: the parser's set-up is reflection-driven and slow, and
     /// this is the command scripts and prompts call most.
     static func printToken(account: String, scopes scope: [String], context: DeckContext) async throws {
+        NetworkWarmup.beginIfDue()
         // The config file's identity is taken before it is read, so an edit in between makes
         // the record stale (the front then defers to this binary) instead of wrongly fresh.
-        NetworkWarmup.beginIfDue()
         let configIdentity = TokenFastPath.configIdentity(path: context.configPath)
         let (config, store, stored) = try context.openAccount(account)
         if let profile = config.provider(stored.account.providerId), !ProviderCapabilities.of(profile).producesTokens {
