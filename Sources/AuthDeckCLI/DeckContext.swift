@@ -31,11 +31,15 @@ struct DeckContext: Sendable {
         self.clock = Self.clock(environment)
     }
 
-    /// The system clock, or one stopped at `AUTHDECK_TEST_NOW` (seconds since the epoch) so
-    /// the screen oracle's frames hold still: countdowns that tick make every capture differ.
+    /// The system clock, or, in a debug build, one stopped at `AUTHDECK_TEST_NOW` (seconds
+    /// since the epoch) so the screen oracle's frames hold still: countdowns that tick make
+    /// every capture differ. Never in a release: a clock set a month ahead renewed a token and
+    /// stored its month-ahead expiry, and the dead token was served as valid afterwards.
     static func clock(_ environment: [String: String]) -> any WallClock {
-        guard let text = environment["AUTHDECK_TEST_NOW"], let seconds = Int64(text) else { return SystemClock() }
-        return FixedClock(Instant(secondsSinceEpoch: seconds))
+        #if DEBUG
+        if let text = environment["AUTHDECK_TEST_NOW"], let seconds = Int64(text) { return FixedClock(Instant(secondsSinceEpoch: seconds)) }
+        #endif
+        return SystemClock()
     }
 
     /// Opens the store, printing its non-fatal warnings (loose modes) to stderr.

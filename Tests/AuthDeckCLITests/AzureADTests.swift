@@ -193,6 +193,16 @@ import AuthDeckPlatform
         #expect(try accounts().first?["username"] as? String == "jiro@contoso.com")
     }
 
+    /// A token living less than the clock-skew margin is named with its expiry at sign-in (it
+    /// said "the token expires no expiry").
+    @Test func aSignInWithATokenInsideTheSkewMarginNamesItsExpiry() throws {
+        try idp.admin("lifetimes", #"{"access_token":30}"#)
+        try home.writeConfig("clock_skew = \"60s\"\n" + provider())
+        let r = try passwordLogin()
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("the token expires in ") && !r.stdout.contains("no expiry"), "\(r.stdout)")
+    }
+
     @Test func anExpiredTokenRenewsSilentlyAndTheRotatedRefreshTokenIsStored() throws {
         try idp.admin("lifetimes", #"{"access_token":3}"#)
         try home.writeConfig("clock_skew = \"0s\"\n" + provider())

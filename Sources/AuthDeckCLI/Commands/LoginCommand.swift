@@ -62,7 +62,10 @@ struct LoginCommand: AsyncParsableCommand {
         let who = "\(TerminalText.inert(stored.account.username)) (\(stored.account.id))"
         switch outcome {
         case .signedIn:
+            // A lifetime inside the clock-skew margin has no "usable until"; it still has an
+            // expiry (it said "the token expires no expiry").
             let until = stored.credentials.usableUntil(at: now, skew: config.statePolicy.clockSkew)
+                ?? stored.credentials.usableUntil(at: now, skew: .seconds(0))
             let what = stored.credentials.accessTokens.isEmpty && !stored.credentials.cookies.isEmpty ? "the cookies expire" : "the token expires"
             Output.raw("Signed in as \(who); \(what) \(ExpiryText.describe(until, now: now, neverExpires: true)).\n")
         case .signedInByRules:
