@@ -318,8 +318,27 @@ enum StoreFileCheck {
         return empty()
     }
 
-    /// Looks with `lstat` first and reads through `O_NOFOLLOW`: only a regular file is opened.
+    /// What is at `path`; "not a database" only when a second look agrees.
+    ///
+    /// Why the second look: another process creating the store at this moment writes its first
+    /// page with one pwrite, which a read at the same instant can see half written (four
+    /// sign-ins at once on a new store: one refused it as "not an SQLite database"). A foreign
+    /// file stays what it is, so refusing it costs five more reads and 100 ms; a store being
+    /// born is whole by then.
     static func inspect(_ path: String) throws -> StoreFileCheck {
+        var looks = 0
+        while true {
+            do {
+                return try inspectOnce(path)
+            } catch StoreError.notADatabase where looks < 5 {
+                looks += 1
+                usleep(20_000)
+            }
+        }
+    }
+
+    /// Looks with `lstat` first and reads through `O_NOFOLLOW`: only a regular file is opened.
+    private static func inspectOnce(_ path: String) throws -> StoreFileCheck {
         guard try FileSafety.regularFile(path, what: "store") != nil else { return .absent }
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {

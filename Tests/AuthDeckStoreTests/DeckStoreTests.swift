@@ -430,6 +430,41 @@ import AuthDeckPlatform
         #expect(bytes(loc.databasePath) == before)
     }
 
+    /// A store another process is writing its first page of, caught half written, is not
+    /// refused as "not an SQLite database": the verdict waits for a second look (the reliability
+    /// campaign's four sign-ins at once on a new store failed once on it).
+    @Test func aStoreCaughtHalfWrittenIsOpenedOnASecondLook() throws {
+        let dir = TempDirectory()
+        let loc = location(dir)
+        do {
+            let store = try DeckStore.open(loc, clock: clock)
+            try store.insert(DeckFixture(now: clock.now()).accounts[0])
+        }
+        let whole = bytes(loc.databasePath)
+        try #require(whole.count > 4096)
+        // The first 24 bytes only, as a reader may see a page the writer is still copying in.
+        _ = FileManager.default.createFile(atPath: loc.databasePath, contents: whole.prefix(24), attributes: [.posixPermissions: 0o600])
+        try? FileManager.default.removeItem(atPath: loc.databasePath + "-wal")
+        try? FileManager.default.removeItem(atPath: loc.databasePath + "-shm")
+        let path = loc.databasePath
+        let writer = Thread {
+            usleep(5_000)
+            let fd = open(path, O_WRONLY)
+            _ = whole.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+            close(fd)
+        }
+        writer.start()
+        let store = try DeckStore.open(loc, clock: clock)
+        #expect(try store.accountRows().count == 1)
+        // A file that stays foreign is still refused, untouched.
+        let foreign = Data("this is no database, and it stays that way".utf8)
+        _ = FileManager.default.createFile(atPath: dir.file("other.db"), contents: foreign, attributes: [.posixPermissions: 0o600])
+        var other = loc
+        other.databasePath = dir.file("other.db")
+        #expect(throws: StoreError.self) { try DeckStore.open(other, clock: clock) }
+        #expect(bytes(dir.file("other.db")) == foreign)
+    }
+
     @Test func refusesADamagedStoreWithoutWriting() throws {
         let dir = TempDirectory()
         let loc = location(dir)
