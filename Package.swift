@@ -37,7 +37,7 @@ let package = Package(
         // What both binaries must agree on: the sealed-value layout, the key file's format, the
         // migrations the front knows, meta keys and the "last used" rule.
         .target(name: "AuthDeckVault", dependencies: [
-            "AuthDeckCore", .product(name: "Crypto", package: "swift-crypto"),
+            "AuthDeckCore", "AuthDeckPlatform", .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: strict),
         // The one thin wrapper over SQLite's C API (a statement read row by row), for the store's
         // listings and the front; SQLite itself as GRDB links it (GRDBSQLite is only the library).
@@ -111,7 +111,7 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "AuthDeckPlatformTests", dependencies: ["AuthDeckPlatform"], swiftSettings: strict),
         .testTarget(name: "AuthDeckCLITests", dependencies: [
-            "AuthDeckCore", "AuthDeckPlatform", "AuthDeckStore", "AuthDeckTestSupport", "AuthDeckUI",
+            "AuthDeckCore", "AuthDeckPlatform", "AuthDeckStore", "AuthDeckVault", "AuthDeckTestSupport", "AuthDeckUI",
         ], swiftSettings: strict),
     ]
 )

@@ -20,9 +20,9 @@ struct RoutedToken {
     func token(for route: CredentialRoute, fromConfig: Bool = true) async throws -> (AccessToken, username: String) {
         let store = try context.openStore()
         if let configIdentity {
-            try? store.saveHelperFastPath(configIdentity: configIdentity, clockSkewSeconds: config.statePolicy.clockSkew.seconds,
-                                          routes: config.credentials)
-            try? store.saveTenantPins(TenantPins(configIdentity: configIdentity, providers: config.providers))
+            try? store.saveSealedRecord(HelperFastPath(configIdentity: configIdentity, clockSkewSeconds: config.statePolicy.clockSkew.seconds,
+                                                       routes: config.credentials))
+            try? store.saveSealedRecord(TenantPins(configIdentity: configIdentity, providers: config.providers))
         }
         let stored: StoredAccount
         do {

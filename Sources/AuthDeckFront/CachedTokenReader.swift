@@ -104,20 +104,22 @@ struct CachedTokenReader {
               let wrapped = meta[StoreLayout.dataKeyKey("file")],
               let rawDataKey = SealedValue.open(wrapped, key: wrappingKey, context: SealingContext.dataKey(source: "file")) else { return nil }
         let dataKey = SymmetricKey(data: rawDataKey)
+        // A record authdeck-full wrote when it last read the config, believed only when it names
+        // this very file and its seal opens.
+        func believed<R: SealedMetaRecord>(_: R.Type) -> R? {
+            guard let record = text(R.metaKey).flatMap(R.init(encoded:)), record.configIdentity == configIdentity,
+                  let seal = meta[R.sealKey], SealedValue.open(seal, key: dataKey, context: record.sealingContext) != nil else { return nil }
+            return record
+        }
 
-        // The record of the config file as authdeck-full last read it, believed only when it
-        // names this very file and its seal opens: it decides the margin and, for git, the route.
+        // The config's margin and, for git, its route.
         let query: String, scopes: [String], username: String?, skew: Int64
         switch ask {
         case .token(let account):
-            guard let record = text(TokenFastPath.metaKey).flatMap(TokenFastPath.init(encoded:)),
-                  record.configIdentity == configIdentity, let recordSeal = meta[TokenFastPath.sealKey],
-                  SealedValue.open(recordSeal, key: dataKey, context: SealingContext.fastPath(record.encoded)) != nil else { return nil }
+            guard let record = believed(TokenFastPath.self) else { return nil }
             (query, scopes, username, skew) = (account, [], nil, record.clockSkewSeconds)
         case .kube, .git:
-            guard let record = text(HelperFastPath.metaKey).flatMap(HelperFastPath.init(encoded:)),
-                  record.configIdentity == configIdentity, let recordSeal = meta[HelperFastPath.sealKey],
-                  SealedValue.open(recordSeal, key: dataKey, context: SealingContext.helperFastPath(record.encoded)) != nil else { return nil }
+            guard let record = believed(HelperFastPath.self) else { return nil }
             skew = record.clockSkewSeconds
             switch ask {
             case .kube(let account, let asked): (query, scopes, username) = (account, asked, nil)
@@ -159,9 +161,7 @@ struct CachedTokenReader {
         // Signed in to another tenant than its provider pins: authdeck-full refuses it and says
         // why. The pins are believed only for this config file and under their seal; without
         // them the front cannot tell, so it hands over.
-        guard let pins = text(TenantPins.metaKey).flatMap(TenantPins.init(encoded:)),
-              pins.configIdentity == configIdentity, let pinsSeal = meta[TenantPins.sealKey],
-              SealedValue.open(pinsSeal, key: dataKey, context: SealingContext.tenantPins(pins.encoded)) != nil,
+        guard let pins = believed(TenantPins.self),
               !TenantPin.differs(expected: pins.pins[account.providerId], actual: sealRow.optionalString(0)) else { return nil }
 
         var tokens: [AccessToken] = []

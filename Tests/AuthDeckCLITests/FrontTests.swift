@@ -4,6 +4,7 @@ import AuthDeckCore
 import AuthDeckStore
 import AuthDeckTestSupport
 import AuthDeckPlatform
+import AuthDeckVault
 
 /// The `authdeck` front: it answers `authdeck token ACCOUNT` from the store only when the
 /// answer is certain, and hands everything else to `authdeck-full`.
@@ -91,7 +92,7 @@ import AuthDeckPlatform
     @Test func theFrontServesNoTokenOfAnotherTenantThanItsProviderPins() throws {
         #expect(try runner.run(["token", "work/0000a001"]).status == 0)
         #expect(try lone.run(["token", "work/0000a001"]).status == 0, "the records are in place")
-        #expect(try openStore().tenantPins()?.pins["prod"] == DeckFixture.prodTenant)
+        #expect(try openStore().sealedRecord(TenantPins.self)?.pins["prod"] == DeckFixture.prodTenant)
         try expectHandedOver(["token", "prod/0000a008"], "an account of another tenant")
         let r = try BinaryRunner(executable: "/usr/bin/sqlite3").run([storePath,
             "UPDATE meta SET value = replace(CAST(value AS TEXT), '\(DeckFixture.prodTenant)', '\(DeckFixture.devTenant)') WHERE key = 'tenant_pins.v1'"])
@@ -105,7 +106,7 @@ import AuthDeckPlatform
         let full = try runner.run(["token", "work/0000a001"])
         #expect(full.status == 0, "\(full.stderr)")
         #expect(full.stdout == validToken + "\n")
-        let record = try #require(try openStore().tokenFastPath())
+        let record = try #require(try openStore().sealedRecord(TokenFastPath.self))
         #expect(record.clockSkewSeconds == 60)
         #expect(record.configIdentity.hasPrefix(configPath + " "))
 
@@ -183,7 +184,7 @@ import AuthDeckPlatform
         // authdeck-full records the new file (this account needs a sign-in: no network is tried).
         let mfa = try runner.run(["token", "work/0000a005"])
         #expect(mfa.status == 3, "\(mfa.stderr)")
-        #expect(try openStore().tokenFastPath()?.clockSkewSeconds == 3 * 3600)
+        #expect(try openStore().sealedRecord(TokenFastPath.self)?.clockSkewSeconds == 3 * 3600)
         try expectHandedOver(["token", "work/0000a001"], "2 h left is inside the recorded 3 h margin")
 
         // Back to the original text (a new file: new inode and times), read again before the front answers.

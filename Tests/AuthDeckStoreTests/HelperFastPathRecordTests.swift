@@ -35,9 +35,9 @@ import AuthDeckPlatform
     @Test func aRecordEditedWithoutTheKeyIsNotBelieved() throws {
         let loc = StoreLocation(databasePath: home.file("data/authdeck.db"), keyFilePath: home.file("data/key"))
         let store = try DeckStore.open(loc, clock: SystemClock())
-        #expect(try store.helperFastPath() == nil)
-        try store.saveHelperFastPath(configIdentity: "id-1", clockSkewSeconds: 60, routes: Self.routes)
-        let saved = try #require(try store.helperFastPath())
+        #expect(try store.sealedRecord(HelperFastPath.self) == nil)
+        try store.saveSealedRecord(HelperFastPath(configIdentity: "id-1", clockSkewSeconds: 60, routes: Self.routes))
+        let saved = try #require(try store.sealedRecord(HelperFastPath.self))
         #expect(saved.routes.map(\.account) == ["work", "2:ab", "work/0000a001"] && saved.configIdentity == "id-1")
         let forged = HelperFastPath(configIdentity: "id-1", clockSkewSeconds: 60,
                                     routes: [CredentialRoute(url: "https://dev.azure.com/contoso", account: "evil")])
@@ -46,9 +46,9 @@ import AuthDeckPlatform
             try db.execute(sql: "UPDATE meta SET value = ? WHERE key = ?", arguments: [forged.encoded, HelperFastPath.metaKey])
         }
         try queue.close()
-        #expect(try store.helperFastPath() == nil)
+        #expect(try store.sealedRecord(HelperFastPath.self) == nil)
         // The full binary writes it again on its next helper call.
-        try store.saveHelperFastPath(configIdentity: "id-1", clockSkewSeconds: 60, routes: Self.routes)
-        #expect(try store.helperFastPath() == saved)
+        try store.saveSealedRecord(HelperFastPath(configIdentity: "id-1", clockSkewSeconds: 60, routes: Self.routes))
+        #expect(try store.sealedRecord(HelperFastPath.self) == saved)
     }
 }

@@ -36,8 +36,8 @@ struct TokenCommand: AsyncParsableCommand {
             throw Self.cookieAccount(stored.account, profile: profile)
         }
         if let configIdentity {
-            try? store.saveTokenFastPath(TokenFastPath(configIdentity: configIdentity, clockSkewSeconds: config.statePolicy.clockSkew.seconds))
-            try? store.saveTenantPins(TenantPins(configIdentity: configIdentity, providers: config.providers))
+            try? store.saveSealedRecord(TokenFastPath(configIdentity: configIdentity, clockSkewSeconds: config.statePolicy.clockSkew.seconds))
+            try? store.saveSealedRecord(TenantPins(configIdentity: configIdentity, providers: config.providers))
         }
         let token = try await TokenAccess(wiring: context.wiring(store), config: config).token(stored, scopes: scope)
         Output.raw(token.value.exposedValue + "\n")
