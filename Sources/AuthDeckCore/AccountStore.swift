@@ -61,10 +61,13 @@ public protocol AccountStore: Sendable {
     /// Sets aside the space a renewal's result needs before its refresh token is spent; fails
     /// (nothing spent, nothing changed) when there is none.
     func reserveRenewalRescue(accountId: String) throws -> RenewalRescue
-    /// Seals credentials whose commit failed into the reserved file; the store commits them
-    /// when it is next opened.
+    /// Seals renewed credentials into the reserved file; the next process to open the store
+    /// commits them unless the renewal's own process is still running. Written ahead of every
+    /// commit that spends a rotated refresh token (`durable: false`: a killed process leaves its
+    /// writes in the page cache, and the commit's own sync follows at once), and again, synced,
+    /// when the commit fails.
     func keepInRescue(_ rescue: RenewalRescue, credentials: Credentials, accountId: String, expectedGeneration: Int?,
-                      event: DeckEvent) throws
+                      event: DeckEvent, durable: Bool) throws
     /// Gives back a reservation that was not needed.
     func discardRenewalRescue(_ rescue: RenewalRescue)
     /// Records a failed renewal or sign-in: sets the last error (when given), bumps the

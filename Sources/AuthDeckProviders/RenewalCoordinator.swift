@@ -99,6 +99,15 @@ public struct RenewalCoordinator: Sendable {
             let rotated = merged.refreshToken?.generation != current.credentials.refreshToken?.generation
             let event = DeckEvent(at: now, kind: .refreshed, accountId: account.id, providerId: account.providerId,
                                   detail: rotated ? "renewed; refresh token rotated to generation \(merged.refreshToken!.generation)" : "renewed")
+            // Written ahead of the commit when the provider rotated the refresh token: killed from
+            // here on (kill -9, the OOM killer), this process leaves the new tokens for the next
+            // one; a strict provider has already spent the old token. Not synced: a killed
+            // process's writes stay in the page cache, and the commit's own sync follows at once.
+            // Should the write fail, the commit still goes ahead: it is what keeps the tokens.
+            if rotated {
+                try? store.keepInRescue(rescue, credentials: merged, accountId: account.id,
+                                        expectedGeneration: current.credentials.refreshToken?.generation, event: event, durable: false)
+            }
             let committed: Bool
             do {
                 committed = try await store.commitRenewalInGroup(merged, accountId: account.id,
@@ -107,7 +116,7 @@ public struct RenewalCoordinator: Sendable {
                 // The provider has spent the old refresh token: the new one must not be lost.
                 do {
                     try store.keepInRescue(rescue, credentials: merged, accountId: account.id,
-                                           expectedGeneration: current.credentials.refreshToken?.generation, event: event)
+                                           expectedGeneration: current.credentials.refreshToken?.generation, event: event, durable: true)
                 } catch let rescueError {
                     throw AuthFailure(.transient, code: "lost", remedy: "\(error); the renewed tokens of \(account.id) could not be kept either "
                                       + "(\(rescueError)), and the provider may have spent the old refresh token; if renewing fails, sign in: `authdeck login \(account.providerId)`")

@@ -14,7 +14,10 @@ import Glibc
 extension DeckStore {
     /// Room for one account's credentials, sealed.
     static let rescueBytes: off_t = 256 << 10
+    /// A result kept after its commit failed: the next opening commits it.
     static let rescueMagic = Array("ADRESCU1".utf8)
+    /// A result written ahead of its commit: the next opening commits it once its process is gone.
+    static let rescueAheadMagic = Array("ADRESCA1".utf8)
 
     public func reserveRenewalRescue(accountId: String) throws -> RenewalRescue {
         // The pid in the name lets the next opening remove a reservation whose process was killed.
@@ -36,19 +39,19 @@ extension DeckStore {
     }
 
     public func keepInRescue(_ rescue: RenewalRescue, credentials: Credentials, accountId: String, expectedGeneration: Int?,
-                             event: DeckEvent) throws {
+                             event: DeckEvent, durable: Bool) throws {
         var record: [String: Any] = ["account": accountId, "credentials": Self.encode(credentials), "detail": event.detail]
         if let expectedGeneration { record["generation"] = expectedGeneration }
         let plain = try JSONSerialization.data(withJSONObject: record)
         let sealed = try box.seal(Array(plain), context: Self.rescueContext(accountId))
         let length = UInt32(sealed.count)
-        let bytes = Self.rescueMagic + withUnsafeBytes(of: length.bigEndian) { Array($0) } + Array(accountId.utf8.count.description.utf8)
+        let bytes = (durable ? Self.rescueMagic : Self.rescueAheadMagic) + withUnsafeBytes(of: length.bigEndian) { Array($0) } + Array(accountId.utf8.count.description.utf8)
             + [0x0a] + Array(accountId.utf8) + sealed
         let fd = Glibc.open(rescue.path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else { throw StoreError.io(path: rescue.path, detail: String(cString: strerror(errno))) }
         defer { close(fd) }
         let written = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
-        guard written == bytes.count, fsync(fd) == 0 else {
+        guard written == bytes.count, !durable || fsync(fd) == 0 else {
             throw StoreError.io(path: rescue.path, detail: "cannot write the renewal's result: \(String(cString: strerror(errno)))")
         }
     }
@@ -95,11 +98,16 @@ extension DeckStore {
         let n = data.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
         close(fd)
         guard n == data.count else { throw StoreError.io(path: file, detail: "cannot read it") }
-        guard data.count >= 12, Array(data[0..<8]) == Self.rescueMagic else {
-            // Reserved, never written: a renewal in flight (left alone), or one whose process was killed.
+        let magic = data.count >= 12 ? Array(data[0..<8]) : []
+        if magic != Self.rescueMagic {
+            // Reserved or written ahead: the renewal's process may still be running, and it commits
+            // or keeps its own result. Once that process is gone (killed), or the file is older
+            // than any renewal could be (its pid reused), it is this opening's to commit or remove.
             let pid = file.components(separatedBy: ".rescue-").last?.split(separator: "-").first.flatMap { pid_t($0) }
             let gone = pid.map { kill($0, 0) != 0 && errno == ESRCH } ?? true
-            return gone || Int64(time(nil)) - Int64(st.st_mtim.tv_sec) > 600
+            guard gone || Int64(time(nil)) - Int64(st.st_mtim.tv_sec) > 600 else { return false }
+            // Reserved, never written: killed before the provider answered.
+            guard magic == Self.rescueAheadMagic else { return true }
         }
         let length = Int(data[8..<12].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
         guard let newline = data[12...].firstIndex(of: 0x0a), let idLength = Int(String(decoding: data[12..<newline], as: UTF8.self)),
@@ -114,7 +122,9 @@ extension DeckStore {
               let credentials = Self.decode(encoded) else {
             throw StoreError.io(path: file, detail: "a damaged rescue file")
         }
-        let detail = (record["detail"] as? String ?? "renewed") + " (saved from \(file) after a full disk)"
+        // Written ahead of a commit that went through before its process ended: nothing to do.
+        if let rotated = credentials.refreshToken, try account(id: accountId)?.credentials.refreshToken == rotated { return true }
+        let detail = (record["detail"] as? String ?? "renewed") + " (saved from \(file): its renewal's commit did not finish)"
         let event = DeckEvent(at: clock.now(), kind: .refreshed, accountId: accountId, detail: detail)
         if try !commitRenewal(credentials, accountId: accountId, expectedGeneration: record["generation"] as? Int, event: event) {
             // The account changed since (another commit of the same renewal, a sign-in): that is newer.

@@ -5,6 +5,7 @@ import AuthDeckStore
 import AuthDeckProviders
 import AuthDeckTestSupport
 import AuthDeckPlatform
+import GRDB
 
 /// Single-flight renewal over a real store: what is committed, what a failure records, and
 /// that concurrent renewals spend a refresh token once.
@@ -105,15 +106,96 @@ import AuthDeckPlatform
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains(".rescue-") }.isEmpty)
     }
 
-    /// A reservation left by a process killed mid-renewal is removed by the next opening; one
-    /// whose process still runs (a renewal in flight) is left alone.
-    @Test func aReservationOfAKilledProcessIsRemovedAndOneInFlightKept() throws {
-        _ = try setUp()
+    /// Attack 3: a process killed (kill -9, the OOM killer) after a strict provider answered and
+    /// before the commit lost the account: the old refresh token spent, the new one only in
+    /// memory. The store's files are copied at the instant the commit begins (a trigger on the
+    /// commit's first insert) — what a process killed there leaves — and a store opened on the
+    /// copy must hold the rotated token. Without the write-ahead the copy holds the spent one.
+    @Test func aProcessKilledAtItsCommitLeavesTheRotatedTokenForTheNextCommand() async throws {
+        let (store, account, renewer) = try setUp()
+        let killed = TempDirectory()
+        // The store as it stands before the renewal: its file and its write-ahead log.
+        for name in ["s.db", "s.db-wal", "k"] where FileManager.default.fileExists(atPath: dir.file(name)) {
+            try FileManager.default.copyItem(atPath: dir.file(name), toPath: killed.file(name))
+        }
+        let gonePid = try Self.pidOfAnEndedProcess()
+        let source = dir.path, target = killed.path
+        try store.write { db in
+            db.add(function: DatabaseFunction("killed_here", argumentCount: 0, pure: false) { _ in
+                for name in try FileManager.default.contentsOfDirectory(atPath: source) where name.hasPrefix("s.db.rescue-") {
+                    // The renewal's process is gone in the copy: its pid is one that has ended.
+                    let random = name.split(separator: "-").last.map(String.init) ?? "0"
+                    try FileManager.default.copyItem(atPath: source + "/" + name, toPath: target + "/s.db.rescue-\(gonePid)-\(random)")
+                }
+                return nil
+            })
+            try db.execute(sql: "CREATE TEMP TRIGGER killed BEFORE INSERT ON refresh_tokens BEGIN SELECT killed_here(); END")
+        }
+        let adapter = ScriptedAdapter { _ in self.fresh("after-kill-at", refresh: "after-kill-rt") }
+        _ = try await renewer.renew(account.account.id, with: adapter)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains(".rescue-") }.isEmpty,
+                "the process that committed removes its own file")
+        let copies = try FileManager.default.contentsOfDirectory(atPath: killed.path).filter { $0.contains(".rescue-") }
+        #expect(copies.count == 1)
+        for file in copies {
+            let bytes = try #require(FileManager.default.contents(atPath: killed.file(file)))
+            #expect(bytes.range(of: Data("after-kill-rt".utf8)) == nil, "sealed, not in clear")
+        }
+        let next = try DeckStore.open(StoreLocation(databasePath: killed.file("s.db"), keyFilePath: killed.file("k")), clock: clock)
+        let saved = try #require(try next.account(id: account.account.id))
+        #expect(saved.credentials.refreshToken?.value == Secret("after-kill-rt"))
+        #expect(saved.credentials.refreshToken?.generation == account.credentials.refreshToken!.generation + 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: killed.path).filter { $0.contains(".rescue-") }.isEmpty)
+    }
+
+    /// A result written ahead whose commit went through before the process ended (killed between
+    /// the commit and the file's removal) is removed without a word: no "not applied" event.
+    @Test func aResultWrittenAheadOfACommitThatWentThroughIsDroppedQuietly() async throws {
+        let (store, account, renewer) = try setUp()
+        let adapter = ScriptedAdapter { _ in self.fresh("at", refresh: "rt-2") }
+        let renewed = try await renewer.renew(account.account.id, with: adapter)
+        let gonePid = try Self.pidOfAnEndedProcess()
+        let rescue = RenewalRescue(path: dir.file("s.db.rescue-\(gonePid)-1"))
+        #expect(FileManager.default.createFile(atPath: rescue.path, contents: nil, attributes: [.posixPermissions: 0o600]))
+        let event = DeckEvent(at: clock.now(), kind: .refreshed, accountId: account.account.id, detail: "renewed")
+        try store.keepInRescue(rescue, credentials: renewed.credentials, accountId: account.account.id,
+                               expectedGeneration: account.credentials.refreshToken?.generation, event: event, durable: false)
+        let eventsBefore = try store.events(since: nil, accountId: account.account.id, limit: nil).count
+        let next = try DeckStore.open(StoreLocation(databasePath: dir.file("s.db"), keyFilePath: dir.file("k")), clock: clock)
+        #expect(try next.account(id: account.account.id) == renewed)
+        #expect(try next.events(since: nil, accountId: account.account.id, limit: nil).count == eventsBefore)
+        #expect(!FileManager.default.fileExists(atPath: rescue.path))
+    }
+
+    /// A result written ahead by a process still running is its own to commit: another process
+    /// opening the store leaves it alone.
+    @Test func aResultWrittenAheadByARunningProcessIsLeftToIt() throws {
+        let (store, account, _) = try setUp()
+        let rescue = try store.reserveRenewalRescue(accountId: account.account.id)  // this process's pid
+        let event = DeckEvent(at: clock.now(), kind: .refreshed, accountId: account.account.id, detail: "renewed")
+        var credentials = account.credentials
+        credentials.refreshToken = RefreshToken(id: "r2", value: Secret("in-flight-rt"), generation: 99, obtainedAt: clock.now())
+        try store.keepInRescue(rescue, credentials: credentials, accountId: account.account.id,
+                               expectedGeneration: account.credentials.refreshToken?.generation, event: event, durable: false)
+        let next = try DeckStore.open(StoreLocation(databasePath: dir.file("s.db"), keyFilePath: dir.file("k")), clock: clock)
+        #expect(try next.account(id: account.account.id)?.credentials.refreshToken == account.credentials.refreshToken)
+        #expect(FileManager.default.fileExists(atPath: rescue.path))
+    }
+
+    /// The pid of a process that has ended (and been reaped).
+    static func pidOfAnEndedProcess() throws -> Int32 {
         let child = Process()
         child.executableURL = URL(fileURLWithPath: "/bin/true")
         try child.run()
         child.waitUntilExit()
-        let dead = dir.file("s.db.rescue-\(child.processIdentifier)-0")
+        return child.processIdentifier
+    }
+
+    /// A reservation left by a process killed mid-renewal is removed by the next opening; one
+    /// whose process still runs (a renewal in flight) is left alone.
+    @Test func aReservationOfAKilledProcessIsRemovedAndOneInFlightKept() throws {
+        _ = try setUp()
+        let dead = dir.file("s.db.rescue-\(try Self.pidOfAnEndedProcess())-0")
         let live = dir.file("s.db.rescue-\(getpid())-0")
         for file in [dead, live] {
             #expect(FileManager.default.createFile(atPath: file, contents: Data(count: 4096), attributes: [.posixPermissions: 0o600]))

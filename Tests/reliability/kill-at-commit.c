@@ -1,0 +1,78 @@
+/* kill-at-commit.c: preloaded into authdeck by one reliability check (Tests/reliability/run).
+ *
+ * Kills the process with SIGKILL at its first write to the store's write-ahead log after a
+ * refresh-token request went out: the instant a strict one-use provider has spent the old
+ * refresh token and answered, and the new one is not yet committed. The code under test is
+ * the release's own; only the moment of the kill is chosen, by watching two system calls. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+static volatile int armed;
+
+static void watch_request(const void *buf, size_t n) {
+    if (buf && memmem(buf, n, "grant_type=refresh_token", 24)) armed = 1;
+}
+
+static int is_wal(int fd) {
+    char link[64], path[4096];
+    snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+    ssize_t k = readlink(link, path, sizeof path - 1);
+    if (k < 4) return 0;
+    path[k] = 0;
+    return strcmp(path + k - 4, "-wal") == 0;
+}
+
+static void maybe_die(int fd) {
+    if (armed && is_wal(fd)) kill(getpid(), SIGKILL);
+}
+
+typedef ssize_t (*send_f)(int, const void *, size_t, int);
+typedef ssize_t (*sendto_f)(int, const void *, size_t, int, const struct sockaddr *, socklen_t);
+typedef ssize_t (*sendmsg_f)(int, const struct msghdr *, int);
+typedef ssize_t (*write_f)(int, const void *, size_t);
+typedef ssize_t (*pwrite_f)(int, const void *, size_t, off_t);
+#define REAL(name, type) static type real_##name; if (!real_##name) real_##name = (type)dlsym(RTLD_NEXT, #name)
+
+ssize_t send(int fd, const void *buf, size_t n, int flags) {
+    REAL(send, send_f);
+    watch_request(buf, n);
+    return real_send(fd, buf, n, flags);
+}
+
+ssize_t sendto(int fd, const void *buf, size_t n, int flags, const struct sockaddr *to, socklen_t len) {
+    REAL(sendto, sendto_f);
+    watch_request(buf, n);
+    return real_sendto(fd, buf, n, flags, to, len);
+}
+
+ssize_t sendmsg(int fd, const struct msghdr *msg, int flags) {
+    REAL(sendmsg, sendmsg_f);
+    for (size_t i = 0; msg && i < msg->msg_iovlen; i++) watch_request(msg->msg_iov[i].iov_base, msg->msg_iov[i].iov_len);
+    return real_sendmsg(fd, msg, flags);
+}
+
+ssize_t write(int fd, const void *buf, size_t n) {
+    REAL(write, write_f);
+    watch_request(buf, n);
+    maybe_die(fd);
+    return real_write(fd, buf, n);
+}
+
+ssize_t pwrite(int fd, const void *buf, size_t n, off_t off) {
+    REAL(pwrite, pwrite_f);
+    maybe_die(fd);
+    return real_pwrite(fd, buf, n, off);
+}
+
+ssize_t pwrite64(int fd, const void *buf, size_t n, off_t off) {
+    REAL(pwrite64, pwrite_f);
+    maybe_die(fd);
+    return real_pwrite64(fd, buf, n, off);
+}
