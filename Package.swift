@@ -45,7 +45,7 @@ let package = Package(
                 swiftSettings: strict),
         // config.toml loading and validation.
         .target(name: "AuthDeckConfig", dependencies: [
-            "AuthDeckCore", "AuthDeckUI", .product(name: "TOMLKit", package: "TOMLKit"),
+            "AuthDeckCore", "AuthDeckLook", .product(name: "TOMLKit", package: "TOMLKit"),
         ], swiftSettings: strict),
         // SQLite store: schema, migrations, sealing, leases, events.
         .target(name: "AuthDeckStore", dependencies: [
@@ -68,8 +68,10 @@ let package = Package(
         .target(name: "AuthDeckApp", dependencies: [
             "AuthDeckCore", "AuthDeckConfig", "AuthDeckStore", "AuthDeckVault", "AuthDeckHTTP", "AuthDeckOAuth", "AuthDeckProviders",
         ], swiftSettings: strict),
-        .target(name: "AuthDeckUI", dependencies: ["AuthDeckCore"], swiftSettings: strict),
-        .target(name: "AuthDeckTerminal", dependencies: ["AuthDeckUI", "CNcursesw"], swiftSettings: strict),
+        // Roles, themes and the key table: named by config.toml, used by the deck.
+        .target(name: "AuthDeckLook", dependencies: ["AuthDeckCore"], swiftSettings: strict),
+        .target(name: "AuthDeckUI", dependencies: ["AuthDeckCore", "AuthDeckLook"], swiftSettings: strict),
+        .target(name: "AuthDeckTerminal", dependencies: ["AuthDeckUI", "AuthDeckLook", "CNcursesw"], swiftSettings: strict),
         .target(name: "AuthDeckEmulator", dependencies: [
             .product(name: "FlyingFox", package: "FlyingFox"),
             .product(name: "Crypto", package: "swift-crypto"),
@@ -80,13 +82,13 @@ let package = Package(
 
         // The open deck: its loop on the terminal's thread and its work off it (DeckRuntime, DeckWork).
         .target(name: "AuthDeckDeck", dependencies: [
-            "AuthDeckCore", "AuthDeckConfig", "AuthDeckStore", "AuthDeckApp", "AuthDeckUI", "AuthDeckTerminal",
+            "AuthDeckCore", "AuthDeckConfig", "AuthDeckStore", "AuthDeckApp", "AuthDeckUI", "AuthDeckLook", "AuthDeckTerminal",
         ], swiftSettings: strict),
         // The full command line (product `authdeck-full`): commands parse, call AuthDeckApp and
         // format; neither HTTP nor OAuth is theirs to touch.
         .executableTarget(name: "AuthDeckCLI", dependencies: [
             "AuthDeckCore", "AuthDeckPlatform", "AuthDeckConfig", "AuthDeckStore",
-            "AuthDeckProviders", "AuthDeckUI", "AuthDeckTerminal", "AuthDeckApp", "AuthDeckDeck", "AuthDeckVault",
+            "AuthDeckProviders", "AuthDeckUI", "AuthDeckLook", "AuthDeckTerminal", "AuthDeckApp", "AuthDeckDeck", "AuthDeckVault",
             "AuthDeckEmulator",  // installed, `authdeck-idp` is a link to authdeck-full (EmulatorMain)
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: strict),
@@ -111,7 +113,7 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "AuthDeckPlatformTests", dependencies: ["AuthDeckPlatform"], swiftSettings: strict),
         .testTarget(name: "AuthDeckCLITests", dependencies: [
-            "AuthDeckCore", "AuthDeckPlatform", "AuthDeckStore", "AuthDeckVault", "AuthDeckTestSupport", "AuthDeckUI",
+            "AuthDeckCore", "AuthDeckPlatform", "AuthDeckStore", "AuthDeckVault", "AuthDeckTestSupport", "AuthDeckUI", "AuthDeckLook",
         ], swiftSettings: strict),
     ]
 )
@@ -123,7 +125,7 @@ package.targets.append(contentsOf: [
     ], swiftSettings: strict),
     // Snapshots are read by path (#filePath), not bundled.
     .testTarget(name: "AuthDeckUITests", dependencies: [
-        "AuthDeckUI", "AuthDeckCore", "AuthDeckConfig", "AuthDeckTerminal", "AuthDeckTestSupport",
+        "AuthDeckUI", "AuthDeckLook", "AuthDeckCore", "AuthDeckConfig", "AuthDeckTerminal", "AuthDeckTestSupport",
     ], exclude: ["Snapshots"], swiftSettings: strict),
     .testTarget(name: "AuthDeckProvidersTests", dependencies: [
         "AuthDeckProviders", "AuthDeckPlatform", "AuthDeckStore", "AuthDeckCore", "AuthDeckTestSupport",
@@ -134,7 +136,7 @@ package.targets.append(contentsOf: [
     ], swiftSettings: strict),
     // The executable's own types (its JSON writer), through @testable import.
     .testTarget(name: "AuthDeckCommandTests", dependencies: [
-        "AuthDeckCLI", "AuthDeckCore", "AuthDeckConfig", "AuthDeckTestSupport", "AuthDeckStore", "AuthDeckUI", "AuthDeckTerminal", "AuthDeckPlatform",
+        "AuthDeckCLI", "AuthDeckCore", "AuthDeckConfig", "AuthDeckTestSupport", "AuthDeckStore", "AuthDeckUI", "AuthDeckLook", "AuthDeckTerminal", "AuthDeckPlatform",
         "AuthDeckDeck", "AuthDeckApp",
     ], swiftSettings: strict),
 ])

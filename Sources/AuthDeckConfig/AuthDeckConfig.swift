@@ -4,5 +4,5 @@
 ///
 /// Invariant: every problem is a `ConfigError` naming the file, where in it, and what is wrong.
 /// Must not import: AuthDeckStore, AuthDeckHTTP — reading settings never opens a store or a
-/// connection. (It imports AuthDeckUI for `Theme` and the key table's names it validates.)
+/// connection — nor AuthDeckUI: the themes and key names it validates are AuthDeckLook's.
 public enum AuthDeckConfig {}

@@ -1,7 +1,7 @@
 import Foundation
 import TOMLKit
 import AuthDeckCore
-import AuthDeckUI
+import AuthDeckLook
 
 /// Reads and validates config.toml into a `DeckConfig`.
 ///

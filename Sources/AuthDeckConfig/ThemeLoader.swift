@@ -1,6 +1,6 @@
 import Foundation
 import TOMLKit
-import AuthDeckUI
+import AuthDeckLook
 
 /// Reads theme files: `[role]` tables with `fg`, `bg`, `bold`, `reverse`, `underline`, `dim`.
 /// A file may set any subset of roles (the rest come from the default); anything unknown or

@@ -6,6 +6,7 @@ import AuthDeckConfig
 import AuthDeckApp
 import AuthDeckUI
 import AuthDeckTerminal
+import AuthDeckLook
 
 /// Runs the interactive deck: the loop that turns input and effect results into actions,
 /// `reduce`s them, performs the effects (concurrently, off the loop, through `DeckWork`), and

@@ -2,6 +2,7 @@ import CNcursesw
 import AuthDeckUI
 #if canImport(Glibc)
 import Glibc
+import AuthDeckLook
 #endif
 
 /// The real terminal: owns curses from `start` to `stop`, and restores the terminal on every

@@ -1,4 +1,5 @@
 import AuthDeckUI
+import AuthDeckLook
 
 /// What the deck's loop needs of a terminal: its size, input, and frames drawn.
 ///

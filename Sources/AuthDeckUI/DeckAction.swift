@@ -1,4 +1,5 @@
 import AuthDeckCore
+import AuthDeckLook
 
 /// Everything that can happen to the deck: keys, the clock, and results of effects.
 public enum DeckAction: Equatable, Sendable {
@@ -26,13 +27,6 @@ public enum DeckAction: Equatable, Sendable {
     case resize(width: Int, height: Int)
     /// The QR code of a verification URL, encoded by the runtime.
     case qrCode(uri: String, QRMatrix)
-}
-
-/// A key as the deck understands it (the terminal backend decodes curses codes into these).
-public enum Key: Hashable, Sendable {
-    case char(Character)
-    case up, down, left, right, pageUp, pageDown, home, end
-    case enter, escape, tab, backTab, backspace
 }
 
 /// Work `reduce` asks the runtime to do; results come back as actions.

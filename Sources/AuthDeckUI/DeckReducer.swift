@@ -1,4 +1,5 @@
 import AuthDeckCore
+import AuthDeckLook
 
 /// The deck's update function: decides, never does. Same state and action, same result.
 public enum DeckReducer {

@@ -1,4 +1,5 @@
 import AuthDeckCore
+import AuthDeckLook
 
 /// Draws a `DeckState` into a `ScreenBuffer`: pure, so every screen can be tested as text.
 public enum DeckRenderer {

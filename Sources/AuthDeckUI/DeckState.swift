@@ -1,4 +1,5 @@
 import AuthDeckCore
+import AuthDeckLook
 
 /// Everything the deck shows, in one value: `reduce` changes it, `render` draws it.
 public struct DeckState: Equatable, Sendable {

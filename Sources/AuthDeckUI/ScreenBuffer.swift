@@ -1,3 +1,5 @@
+import AuthDeckLook
+
 /// An off-screen grid of cells that rendering writes into and the terminal backend diffs.
 ///
 /// Columns are display cells: a wide (CJK) character occupies two, the second marked as a

@@ -1,6 +1,7 @@
 import Testing
 import Foundation
 import AuthDeckUI
+import AuthDeckLook
 
 /// The man page renders with man(1) and documents every command the binary has.
 @Suite struct ManPageTests {

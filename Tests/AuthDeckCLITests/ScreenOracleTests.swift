@@ -4,6 +4,7 @@ import AuthDeckCore
 import AuthDeckStore
 import AuthDeckTestSupport
 import AuthDeckPlatform
+import AuthDeckLook
 
 /// Journeys through the real deck in tmux, the screen compared cell by cell with the frame
 /// the deck meant to show after every step (`ScreenOracle`).

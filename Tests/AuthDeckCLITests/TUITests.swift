@@ -4,6 +4,7 @@ import AuthDeckCore
 import AuthDeckStore
 import AuthDeckTestSupport
 import AuthDeckPlatform
+import AuthDeckLook
 
 /// The real binary's deck in a real terminal (tmux), read back from the screen.
 @Suite(.serialized) struct TUITests {

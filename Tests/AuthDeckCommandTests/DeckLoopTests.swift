@@ -10,6 +10,7 @@ import Synchronization
 import AuthDeckConfig
 import AuthDeckApp
 @testable import AuthDeckDeck
+import AuthDeckLook
 
 /// The deck's loop below the binary: a scripted terminal feeds keys and a resize to the real
 /// runtime on a real store, and the frames it draws are read back — keys become actions,

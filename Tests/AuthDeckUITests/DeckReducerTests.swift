@@ -1,6 +1,7 @@
 import Testing
 import AuthDeckCore
 import AuthDeckUI
+import AuthDeckLook
 
 /// The update function: state and effects compared with `==`, at a fixed instant.
 @Suite struct DeckReducerTests {

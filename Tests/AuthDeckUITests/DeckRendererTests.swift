@@ -2,6 +2,7 @@ import Testing
 import Foundation
 import AuthDeckCore
 @testable import AuthDeckUI
+import AuthDeckLook
 
 /// Screens rendered at fixed sizes and compared with readable snapshot files beside this
 /// test. Set AUTHDECK_RECORD_SNAPSHOTS=1 to re-record them, deliberately.

@@ -2,6 +2,7 @@ import Testing
 import Foundation
 import AuthDeckCore
 @testable import AuthDeckUI
+import AuthDeckLook
 
 /// The key table is the dispatch table: every key in it does something, a user's key works in
 /// the deck and in its windows, and the help bar, the `?` window and the man page read it.

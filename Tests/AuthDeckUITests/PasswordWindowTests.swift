@@ -1,6 +1,7 @@
 import Testing
 import AuthDeckCore
 @testable import AuthDeckUI
+import AuthDeckLook
 
 /// The deck's password window: what is typed is the password (no key binding applies), only
 /// dots are drawn, no description of the state holds it, and Enter or Esc end it.

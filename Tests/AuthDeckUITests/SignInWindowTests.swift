@@ -1,6 +1,7 @@
 import Testing
 import AuthDeckCore
 @testable import AuthDeckUI
+import AuthDeckLook
 
 /// The deck's sign-in window says whom it signs in, the row says a person is being asked, `q`
 /// does what the help bar says, and a long address can be copied whole (issue 31, item 13).

@@ -2,6 +2,7 @@ import Testing
 import Foundation
 import AuthDeckConfig
 import AuthDeckUI
+import AuthDeckLook
 
 /// Every shipped theme parses; a broken one names the file, the role and the key.
 @Suite struct ThemeTests {

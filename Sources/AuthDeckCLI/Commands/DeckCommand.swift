@@ -7,6 +7,7 @@ import AuthDeckUI
 import AuthDeckDeck
 import AuthDeckTerminal
 import AuthDeckPlatform
+import AuthDeckLook
 
 /// `authdeck deck` — and `authdeck` alone on a terminal: the full-screen deck.
 struct DeckCommand: AsyncParsableCommand {
