@@ -20,27 +20,21 @@ public enum PrunePolicy {
         let duplicates = duplicatesToPrune(accounts, now: now, skew: statePolicy.clockSkew)
         var out: [PruneCandidate] = []
         // Accounts come grouped by provider: its profile is looked up once per run of them.
+        // (Read by index: a version reading through a pointer was no faster in bench/ab.)
         var profileId: String?
         var configured = true
         var expectedRealm: String?
-        // Read in place through a pointer: passing `accounts[index]` on copied each account
-        // (plain indexing was measured again and the deck's first frame got slower).
-        accounts.withUnsafeBufferPointer { accounts in
-            guard let first = accounts.baseAddress else { return }
-            for index in accounts.indices where first[index].account.quarantinedAt == nil {
-                let stored = first + index
-                if stored.pointee.account.providerId != profileId {
-                    profileId = stored.pointee.account.providerId
-                    let profile = byId?[stored.pointee.account.providerId]
-                    configured = byId == nil || profile != nil
-                    expectedRealm = profile?.expectedRealm
-                }
-                // (Most stores have no duplicates at all: then no position is hashed.)
-                let keptId = duplicates.isEmpty ? nil : duplicates[index]
-                if let reason = reason(for: stored, configured: configured, expectedRealm: expectedRealm, duplicateOf: keptId,
-                                       settings: settings, skew: statePolicy.clockSkew, now: now) {
-                    out.append(PruneCandidate(account: stored.pointee.account, reason: reason))
-                }
+        for index in accounts.indices where accounts[index].account.quarantinedAt == nil {
+            let providerId = accounts[index].account.providerId
+            if providerId != profileId {
+                profileId = providerId
+                let profile = byId?[providerId]
+                configured = byId == nil || profile != nil
+                expectedRealm = profile?.expectedRealm
+            }
+            if let reason = reason(for: accounts[index], configured: configured, expectedRealm: expectedRealm,
+                                   duplicateOf: duplicates[index], settings: settings, skew: statePolicy.clockSkew, now: now) {
+                out.append(PruneCandidate(account: accounts[index].account, reason: reason))
             }
         }
         return out
@@ -60,36 +54,35 @@ public enum PrunePolicy {
     ///     could be read: then no provider counts as removed).
     ///   - expectedRealm: the tenant its provider pins, if any.
     ///   - duplicateOf: the account kept of its duplicates, when it is a duplicate not kept.
-    @inline(__always)
     static func reason(
-        for stored: UnsafePointer<StoredAccount>, configured: Bool, expectedRealm: String?, duplicateOf: String?,
+        for stored: StoredAccount, configured: Bool, expectedRealm: String?, duplicateOf: String?,
         settings: PruneSettings, skew: TimeSpan, now: Instant
     ) -> PruneReason? {
-        let usable = stored.pointee.credentials.hasUsableCredential(at: now, skew: skew)
-        let transient = stored.pointee.account.lastError?.errorClass == .transient
+        let usable = stored.credentials.hasUsableCredential(at: now, skew: skew)
+        let transient = stored.account.lastError?.errorClass == .transient
 
         if !configured {
-            return .providerRemoved(providerId: stored.pointee.account.providerId)
+            return .providerRemoved(providerId: stored.account.providerId)
         }
-        if stored.pointee.account.lastSignInAt == nil, stored.pointee.credentials.isEmpty, !transient,
-           stored.pointee.account.createdAt + settings.signInGrace <= now {
+        if stored.account.lastSignInAt == nil, stored.credentials.isEmpty, !transient,
+           stored.account.createdAt + settings.signInGrace <= now {
             return .signInNeverCompleted
         }
-        if TenantPin.differs(expected: expectedRealm, actual: stored.pointee.account.realm),
-           let expected = expectedRealm, let actual = stored.pointee.account.realm {
+        if TenantPin.differs(expected: expectedRealm, actual: stored.account.realm),
+           let expected = expectedRealm, let actual = stored.account.realm {
             return .wrongTenant(expected: expected, actual: actual)
         }
         if let keptId = duplicateOf {
             return .duplicate(keptId: keptId)
         }
-        if let error = stored.pointee.account.lastError, error.errorClass == .needsInteraction, !usable,
+        if let error = stored.account.lastError, error.errorClass == .needsInteraction, !usable,
            error.at + settings.rejectedGrace <= now,
-           (stored.pointee.account.lastSignInAt ?? stored.pointee.account.createdAt) <= error.at {
+           (stored.account.lastSignInAt ?? stored.account.createdAt) <= error.at {
             return .renewalRejected(since: error.at)
         }
         if let unusedAfter = settings.unusedAfter {
-            let created = stored.pointee.account.createdAt
-            let last = max(stored.pointee.account.lastUsedAt ?? created, stored.pointee.account.lastSignInAt ?? created, created)
+            let created = stored.account.createdAt
+            let last = max(stored.account.lastUsedAt ?? created, stored.account.lastSignInAt ?? created, created)
             if last + unusedAfter <= now {
                 return .unused(days: Int((now - last).seconds / 86_400))
             }
@@ -104,14 +97,12 @@ public enum PrunePolicy {
     /// part. Groups hold positions, not copies of the accounts.
     static func duplicatesToPrune(_ accounts: [StoredAccount], now: Instant, skew: TimeSpan) -> [Int: String] {
         var out: [Int: String] = [:]
-        accounts.withUnsafeBufferPointer { accounts in
-            let groups = SubjectGroups(accounts) { !$0.pointee.account.subject.isEmpty && $0.pointee.account.quarantinedAt == nil }
-            for members in groups.groups {
-                let best = members.max { lhs, rhs in
-                    rank(accounts[lhs], now: now, skew: skew) < rank(accounts[rhs], now: now, skew: skew)
-                }!
-                for member in members where member != best { out[member] = accounts[best].account.id }
-            }
+        let groups = SubjectGroups(accounts) { !$0.account.subject.isEmpty && $0.account.quarantinedAt == nil }
+        for members in groups.groups {
+            let best = members.max { lhs, rhs in
+                rank(accounts[lhs], now: now, skew: skew) < rank(accounts[rhs], now: now, skew: skew)
+            }!
+            for member in members where member != best { out[member] = accounts[best].account.id }
         }
         return out
     }

@@ -39,20 +39,12 @@ public enum TerminalText {
         return String(out)
     }
 
-    /// Whether every byte is printable ASCII (0x20–0x7E), eight bytes at a time: a byte below
-    /// 0x20, equal to 0x7F or above it (a set high bit) makes a word fail.
-    static func printableASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        !ByteWords.any(bytes, word: { w in
-            (w | ByteWords.bytesBelow(0x20, w) | ByteWords.zeroBytes(w ^ ByteWords.repeating(0x7F))) & ByteWords.repeating(0x80) != 0
-        }, byte: { $0 < 0x20 || $0 >= 0x7F })
-    }
-
     /// Whether `text` holds anything `inert` replaces, judged on its UTF-8 bytes: C0 controls
     /// and DEL (one byte), C1 controls (C2 80–9F), bidi marks and overrides (E2 80 8E–8F,
     /// E2 80 AA–AE, E2 81 A6–A9).
     static func needsChange(_ text: String) -> Bool {
-        // Printable ASCII, the usual case, in one pass over contiguous bytes.
-        if text.utf8.withContiguousStorageIfAvailable({ printableASCII(UnsafeRawBufferPointer($0)) }) == true { return false }
+        // Printable ASCII (0x20–0x7E), the usual case, in one pass.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return false }
         var utf8 = text.utf8.makeIterator()
         while let b = utf8.next() {
             if b < 0x20 || b == 0x7F { return true }

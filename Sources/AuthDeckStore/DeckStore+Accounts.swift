@@ -198,7 +198,10 @@ extension DeckStore: AccountStore {
     /// The positions of `accounts` in listing order (`listedBefore`), sorted on integer keys:
     /// the provider's place among the providers, then the username's first 16 bytes
     /// (`Utf8Prefix`); the accounts themselves are compared only when both are equal. Why:
-    /// comparing integers is much cheaper than comparing Strings.
+    /// comparing integers is much cheaper than comparing Strings — measured with bench/ab
+    /// (B/A per round, p25-p75): a plain sort of the positions by `listedBefore`, with the
+    /// accounts then copied into place, made `accounts --json` over 10,000 accounts 1.08x
+    /// (1.00-1.16); restoring this sort alone brought it to 1.03x (1.00-1.10).
     static func listingOrder(of accounts: [StoredAccount]) -> [Int] {
         struct Key {
             var provider: Int
@@ -244,7 +247,9 @@ extension DeckStore: AccountStore {
 
     /// Rearranges `items` so that `items[i]` becomes the old `items[order[i]]`, by moving
     /// along each cycle of the permutation. Why: no second array of large values, and values move
-    /// bit for bit (`swapAt` copies them, retaining and releasing every String inside).
+    /// bit for bit (`swapAt` copies them, retaining and releasing every String inside). Measured
+    /// with bench/ab: copying them instead (`order.map { out[$0] }`) took `accounts --json` over
+    /// 10,000 accounts to 1.09x (1.01-1.16) and the deck's first frame to 1.21x (1.06-1.45).
     static func permute<T>(_ items: inout [T], to order: [Int]) {
         precondition(items.count == order.count)
         var placed = [Bool](repeating: false, count: order.count)

@@ -50,6 +50,20 @@ import AuthDeckTestSupport
         #expect(count > 10)
     }
 
+    /// The dates written straight into the buffer are `Instant.iso8601`'s at random seconds
+    /// from 1601 to 9999; a year outside 0–9999 is not written there (the caller quotes it).
+    @Test func datesWrittenInPlaceAreTheInstantsOwnText() {
+        var generator = SystemRandomNumberGenerator()
+        var out = [UInt8](repeating: 0, count: 20)
+        for _ in 0..<3000 {
+            let instant = Instant(secondsSinceEpoch: Int64.random(in: -11_644_473_600...253_402_300_799, using: &generator))
+            #expect(JSONWriter.writeISO8601(instant, to: &out))
+            #expect(String(decoding: out, as: UTF8.self) == instant.iso8601)
+        }
+        #expect(!JSONWriter.writeISO8601(Instant(secondsSinceEpoch: 253_402_300_800), to: &out))
+        #expect(!JSONWriter.writeISO8601(Instant(secondsSinceEpoch: -62_167_219_201), to: &out))
+    }
+
     /// The eight-bytes-at-a-time scan for bytes to escape agrees with the byte test for every
     /// byte value at every offset of strings long enough to take both the word loop and the
     /// tail, and for random strings of bytes near the edges (0x1F/0x20, `"`, `\`, 0x7F/0x80).

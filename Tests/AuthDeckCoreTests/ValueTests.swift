@@ -27,26 +27,36 @@ import AuthDeckCore
         #expect(Instant(secondsSinceEpoch: 1_795_000_000).iso8601 == "2026-11-18T11:06:40Z")
         #expect(Instant(secondsSinceEpoch: 951_782_400).iso8601 == "2000-02-29T00:00:00Z")
         #expect(Instant(secondsSinceEpoch: -1).iso8601 == "1969-12-31T23:59:59Z")
-        // Years outside 0–9999 are not written in place; the String still says them.
-        var out = [UInt8](repeating: 0, count: 20)
-        #expect(!Instant(secondsSinceEpoch: 253_402_300_800).writeISO8601(to: &out))
+        // Years outside 0–9999 still said, in as many digits as they need.
         #expect(Instant(secondsSinceEpoch: 253_402_300_800).iso8601 == "10000-01-01T00:00:00Z")
         #expect(Instant(secondsSinceEpoch: 253_402_300_799).iso8601 == "9999-12-31T23:59:59Z")
         #expect(Instant(secondsSinceEpoch: -62_167_219_200).iso8601 == "0000-01-01T00:00:00Z")
     }
 
-    /// The digits written in place agree with Foundation's ISO 8601 formatter from 1601 (the
-    /// Gregorian calendar throughout) to 9999, at random seconds.
+    /// `iso8601` agrees with Foundation's ISO 8601 formatter from 1601 (the Gregorian
+    /// calendar throughout) to 9999, at random seconds.
     @Test func instantDigitsMatchFoundation() {
         let formatter = ISO8601DateFormatter()
         formatter.timeZone = TimeZone(identifier: "UTC")
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<3000 {
             let seconds = Int64.random(in: -11_644_473_600...253_402_300_799, using: &generator)
-            var out = [UInt8](repeating: 0, count: 20)
-            #expect(Instant(secondsSinceEpoch: seconds).writeISO8601(to: &out))
-            #expect(String(decoding: out, as: UTF8.self) == formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds))),
+            #expect(Instant(secondsSinceEpoch: seconds).iso8601 == formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds))),
                     "\(seconds)")
+        }
+    }
+
+    /// `Utf8Prefix` orders texts as their first 16 UTF-8 bytes do (a shorter text first when
+    /// it is a prefix), and texts that share those bytes have equal keys.
+    @Test func utf8PrefixOrdersAsTheBytesDo() {
+        let texts = ["", "a", "ab", "b", "contoso/00000001", "contoso/00000002", "contoso/000000010", "contoso/0000000100",
+                     "é", "e\u{301}", "本番", "\u{7f}", "Zed", "zed", "0123456789abcdef", "0123456789abcdeg", "0123456789abcdef!"]
+        for a in texts {
+            for b in texts {
+                let pa = Array(a.utf8.prefix(16)), pb = Array(b.utf8.prefix(16))
+                #expect((Utf8Prefix(a) < Utf8Prefix(b)) == pa.lexicographicallyPrecedes(pb), "\(a) < \(b)")
+                #expect((Utf8Prefix(a) == Utf8Prefix(b)) == (pa == pb), "\(a) == \(b)")
+            }
         }
     }
 

@@ -94,7 +94,7 @@ struct JSONWriter {
         key(name)
         afterKey = false
         let out = buffer.reserve(22)
-        if instant.writeISO8601(to: out + 1) {
+        if Self.writeISO8601(instant, to: out + 1) {
             out[0] = 0x22
             out[21] = 0x22
             buffer.commit(22)
@@ -177,13 +177,47 @@ struct JSONWriter {
 
     static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
+    /// Writes the 20 bytes of `instant.iso8601` at `out` and returns true, or writes nothing
+    /// and returns false for a year outside 0–9999 (then the caller quotes `iso8601`).
+    /// Why: `accounts --json` writes three dates per account straight into its buffer, with no
+    /// String in between. Measured with bench/ab (B/A per round, p25-p75): quoting `iso8601`
+    /// and checking bytes one by one (`anyEscaped`) instead made `accounts --json` over 10,000
+    /// accounts 1.12x (1.05-1.27).
+    @inline(__always)
+    static func writeISO8601(_ instant: Instant, to out: UnsafeMutablePointer<UInt8>) -> Bool {
+        let (y, m, d, daySeconds) = instant.civilParts
+        let secs = Int(daySeconds)
+        guard y >= 0, y <= 9999 else { return false }
+        pair(Int(y) / 100, out)
+        pair(Int(y) % 100, out + 2)
+        out[4] = 0x2D
+        pair(Int(m), out + 5)
+        out[7] = 0x2D
+        pair(Int(d), out + 8)
+        out[10] = 0x54
+        pair(secs / 3600, out + 11)
+        out[13] = 0x3A
+        pair(secs % 3600 / 60, out + 14)
+        out[16] = 0x3A
+        pair(secs % 60, out + 17)
+        out[19] = 0x5A
+        return true
+    }
+
+    /// The two decimal digits of `v` (0–99) at `out`.
+    @inline(__always)
+    static func pair(_ v: Int, _ out: UnsafeMutablePointer<UInt8>) {
+        out[0] = UInt8(truncatingIfNeeded: 48 &+ v / 10)
+        out[1] = UInt8(truncatingIfNeeded: 48 &+ v % 10)
+    }
+
     /// Whether a JSON string must escape `byte` (controls, `"` and `\`).
     @inline(__always)
     static func mustEscape(_ byte: UInt8) -> Bool { byte < 0x20 || byte == 0x22 || byte == 0x5C }
 
     /// Whether any of the `count` bytes at `bytes` must be escaped, eight at a time: a byte
     /// below 0x20 or equal to `"` or `\` makes a word match (`ByteWords`). Why: every string of
-    /// every account is scanned.
+    /// every account is scanned (with `writeISO8601`, 1.12x slower one byte at a time: above).
     static func anyEscaped(_ bytes: UnsafeRawPointer, _ count: Int) -> Bool {
         ByteWords.any(UnsafeRawBufferPointer(start: bytes, count: count), word: { w in
             ByteWords.bytesBelow(0x20, w) | ByteWords.zeroBytes(w ^ ByteWords.repeating(0x22))
