@@ -85,13 +85,24 @@ public struct Refresh: Sendable {
         return alive == false
     }
 
+    /// When what the renewal just issued expires: its access tokens (those obtained last; the
+    /// first of them to expire), else the account's cookies. Not the latest expiry of anything
+    /// held — an account with another audience's token living an hour said "valid until" that
+    /// hour while the token just renewed lived 30 s. No skew margin for what the provider has
+    /// just issued (a token may live shorter than the margin).
+    static func renewedUntil(_ credentials: Credentials, now: Instant) -> Instant? {
+        guard let latest = credentials.accessTokens.map(\.obtainedAt).max() else {
+            return credentials.usableUntil(at: now, skew: .seconds(0))
+        }
+        let issued = credentials.accessTokens.filter { $0.obtainedAt == latest }
+        return issued.contains { $0.expiresAt == nil } ? nil : issued.compactMap(\.expiresAt).min()
+    }
+
     /// One account's line of the report.
     func result(_ id: String, _ attempt: Renewal.Attempt) -> Result {
         switch attempt {
         case .renewed(let renewed):
-            // No skew margin for what the provider has just issued (a token may live shorter
-            // than the margin); with one, such a token read as "no expiry".
-            return Result(id: id, expiresAt: renewed.credentials.usableUntil(at: wiring.clock.now(), skew: .seconds(0)))
+            return Result(id: id, expiresAt: Self.renewedUntil(renewed.credentials, now: wiring.clock.now()))
         case .failed(let failure as AuthFailure, _):
             return Result(id: id, failure: (failure.errorClass, failure.description))
         case .failed(let refused as StoreError, _):

@@ -12,9 +12,14 @@ public enum ConfigLoader {
     /// Loads `path`. A missing file gives the defaults unless `required` (an explicit
     /// `--config`), in which case it is an error.
     public static func load(path: String, required: Bool) throws -> DeckConfig {
-        guard FileManager.default.fileExists(atPath: path) else {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             if required { throw ConfigError(path: path, location: nil, problem: "no such file") }
             return DeckConfig(path: path, fileExists: false)
+        }
+        // (It said "cannot read the file (permissions?)" for a directory.)
+        guard !isDirectory.boolValue else {
+            throw ConfigError(path: path, location: nil, problem: "a directory, not a config file: give the path of the file itself (config.toml)")
         }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ConfigError(path: path, location: nil, problem: "cannot read the file (permissions?)")

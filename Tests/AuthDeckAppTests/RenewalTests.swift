@@ -263,6 +263,24 @@ import AuthDeckTestSupport
         #expect(orphan.first?.failure?.remedy.hasPrefix("no provider \"work\" in") == true)
     }
 
+    /// `refresh ACCOUNT` says when the token it just renewed expires, not when another
+    /// audience's token the account also holds does (it said the other one's hour while the
+    /// renewed token lived 30 s).
+    @Test func refreshSaysTheExpiryOfTheTokenItRenewed() async throws {
+        let adapter = Adapter(profile, clock: clock, life: .seconds(30))
+        let (wiring, config, accounts) = try setUp(adapter, expiresIn: .minutes(-1))
+        var stored = try #require(try wiring.store.account(id: accounts[0].id))
+        stored.credentials.accessTokens.append(AccessToken(id: "sp", value: Secret("sharepoint"), scopes: ["AllSites.Read"],
+                                                           requestedScopes: ["https://contoso.sharepoint.com/.default"],
+                                                           obtainedAt: clock.now() - .minutes(10), expiresAt: clock.now() + .hours(1)))
+        try wiring.store.replaceCredentials(stored.credentials, accountId: stored.account.id)
+        let results = await Refresh(wiring: wiring, config: config).run([(try #require(try wiring.store.account(id: accounts[0].id)), true)],
+                                                                        named: true, parallel: 1)
+        #expect(results.first?.ok == true)
+        #expect(results.first?.expiresAt == clock.now() + .seconds(30))
+        #expect(try wiring.store.account(id: accounts[0].id)?.credentials.accessTokens.count == 2, "the other audience's token kept")
+    }
+
     /// The deck's renewal ahead and its Enter below the binary: paced by the pacing the deck
     /// keeps, and Enter renews at once.
     @Test func reauthenticationRenewsAheadPacedAndEnterAtOnce() async throws {

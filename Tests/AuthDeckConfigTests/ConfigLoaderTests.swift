@@ -191,4 +191,16 @@ import AuthDeckTestSupport
             try ConfigLoader.load(path: dir.file("none.toml"), required: true)
         }
     }
+
+    /// A directory given as the config (`AUTHDECK_CONFIG=/tmp`) is called one, whether the
+    /// file was asked for or not — not "cannot read the file (permissions?)".
+    @Test func aDirectoryIsNamedAsOne() throws {
+        let dir = TempDirectory()
+        for required in [true, false] {
+            #expect(throws: ConfigError(path: dir.path, location: nil,
+                                        problem: "a directory, not a config file: give the path of the file itself (config.toml)")) {
+                try ConfigLoader.load(path: dir.path, required: required)
+            }
+        }
+    }
 }
