@@ -82,7 +82,7 @@ let package = Package(
 
         // The open deck: its loop on the terminal's thread and its work off it (DeckRuntime, DeckWork).
         .target(name: "AuthDeckDeck", dependencies: [
-            "AuthDeckCore", "AuthDeckConfig", "AuthDeckStore", "AuthDeckApp", "AuthDeckUI", "AuthDeckLook", "AuthDeckTerminal",
+            "AuthDeckCore", "AuthDeckPlatform", "AuthDeckConfig", "AuthDeckStore", "AuthDeckApp", "AuthDeckUI", "AuthDeckLook", "AuthDeckTerminal",
         ], swiftSettings: strict),
         // The full command line (product `authdeck-full`): commands parse, call AuthDeckApp and
         // format; neither HTTP nor OAuth is theirs to touch.

@@ -48,15 +48,15 @@ public protocol AccountStore: Sendable {
     /// or `holder` already has it; false when someone else holds it.
     func acquireRenewalLease(accountId: String, holder: String, until: Instant, now: Instant) throws -> Bool
     func releaseRenewalLease(accountId: String, holder: String) throws
-    /// Commits renewed credentials only if the refresh token's generation is still
-    /// `expectedGeneration` (nil: the account had none); clears the last error, records the
+    /// Commits renewed credentials only if the account still holds the refresh token the
+    /// renewal started from (`expected`; nil: the account had none); clears the last error, records the
     /// event, and returns false (writing nothing) when another writer got there first.
-    func commitRenewal(_ credentials: Credentials, accountId: String, expectedGeneration: Int?,
+    func commitRenewal(_ credentials: Credentials, accountId: String, expected: RefreshTokenStamp?,
                        event: DeckEvent) throws -> Bool
     /// `commitRenewal` for renewals that run at once: each waits off Swift's thread pool, and
     /// those that finish together are committed in one transaction with one sync to disk, each
     /// with its own generation check and its own result.
-    func commitRenewalInGroup(_ credentials: Credentials, accountId: String, expectedGeneration: Int?,
+    func commitRenewalInGroup(_ credentials: Credentials, accountId: String, expected: RefreshTokenStamp?,
                               event: DeckEvent) async throws -> Bool
     /// Sets aside the space a renewal's result needs before its refresh token is spent; fails
     /// (nothing spent, nothing changed) when there is none.
@@ -66,7 +66,7 @@ public protocol AccountStore: Sendable {
     /// commit that spends a rotated refresh token (`durable: false`: a killed process leaves its
     /// writes in the page cache, and the commit's own sync follows at once), and again, synced,
     /// when the commit fails.
-    func keepInRescue(_ rescue: RenewalRescue, credentials: Credentials, accountId: String, expectedGeneration: Int?,
+    func keepInRescue(_ rescue: RenewalRescue, credentials: Credentials, accountId: String, expected: RefreshTokenStamp?,
                       event: DeckEvent, durable: Bool) throws
     /// Gives back a reservation that was not needed.
     func discardRenewalRescue(_ rescue: RenewalRescue)

@@ -1,8 +1,8 @@
 /// A refresh token and its rotation generation.
 ///
 /// The generation increases by one each time a rotated token replaces the previous one;
-/// a refresh commits only if the generation it started from is still current, so two
-/// processes never both spend one one-use token.
+/// a refresh commits only if the token it started from (`RefreshTokenStamp`: generation and
+/// id) is still the account's, so two processes never both spend one one-use token.
 public struct RefreshToken: Equatable, Hashable, Sendable {
     public var id: String
     public var value: Secret

@@ -1,4 +1,5 @@
 import Foundation
+import AuthDeckPlatform
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,11 +16,7 @@ enum ProcessClock {
             clock_gettime(CLOCK_REALTIME, &now)
             return (Double(now.tv_sec) * 1e9 + Double(now.tv_nsec) - t0) / 1e9
         }
-        guard let stat = try? String(contentsOfFile: "/proc/self/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return nil }
-        // Field 22 (starttime, in clock ticks since boot); fields after the command name start at 3.
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        guard fields.count > 19, let ticks = Double(fields[19]) else { return nil }
+        guard let ticks = ProcessIdentity.current.startTicks.map(Double.init) else { return nil }
         var now = timespec()
         clock_gettime(CLOCK_BOOTTIME, &now)
         let boot = Double(now.tv_sec) + Double(now.tv_nsec) / 1e9

@@ -106,17 +106,17 @@ public struct RenewalCoordinator: Sendable {
             // Should the write fail, the commit still goes ahead: it is what keeps the tokens.
             if rotated {
                 try? store.keepInRescue(rescue, credentials: merged, accountId: account.id,
-                                        expectedGeneration: current.credentials.refreshToken?.generation, event: event, durable: false)
+                                        expected: current.credentials.refreshToken?.stamp, event: event, durable: false)
             }
             let committed: Bool
             do {
                 committed = try await store.commitRenewalInGroup(merged, accountId: account.id,
-                                                                 expectedGeneration: current.credentials.refreshToken?.generation, event: event)
+                                                                 expected: current.credentials.refreshToken?.stamp, event: event)
             } catch {
                 // The provider has spent the old refresh token: the new one must not be lost.
                 do {
                     try store.keepInRescue(rescue, credentials: merged, accountId: account.id,
-                                           expectedGeneration: current.credentials.refreshToken?.generation, event: event, durable: true)
+                                           expected: current.credentials.refreshToken?.stamp, event: event, durable: true)
                 } catch let rescueError {
                     throw AuthFailure(.transient, code: "lost", remedy: "\(error); the renewed tokens of \(account.id) could not be kept either "
                                       + "(\(rescueError)), and the provider may have spent the old refresh token; if renewing fails, sign in: `authdeck login \(account.providerId)`")

@@ -40,25 +40,26 @@ extension DeckStore {
         }
     }
 
-    /// Writes renewed credentials when the refresh token is still at `expectedGeneration`
-    /// (false, and nothing written, when another writer rotated it first), durably.
-    public func commitRenewal(_ credentials: Credentials, accountId: String, expectedGeneration: Int?,
+    /// Writes renewed credentials when the account still holds the refresh token `expected`
+    /// (false, and nothing written, when another writer rotated it first or a sign-in replaced
+    /// it), durably.
+    public func commitRenewal(_ credentials: Credentials, accountId: String, expected: RefreshTokenStamp?,
                               event: DeckEvent) throws -> Bool {
-        try commitRenewals([RenewalCommit(credentials: credentials, accountId: accountId, expectedGeneration: expectedGeneration,
+        try commitRenewals([RenewalCommit(credentials: credentials, accountId: accountId, expected: expected,
                                           event: event)])[0].get()
     }
 
     /// `commitRenewal` for a renewal under way in a task: it waits off Swift's pool, and the
     /// renewals that finish while one group is being written are committed together in the next
     /// (`RenewalCommits`: one fdatasync for all of them instead of one each).
-    public func commitRenewalInGroup(_ credentials: Credentials, accountId: String, expectedGeneration: Int?,
+    public func commitRenewalInGroup(_ credentials: Credentials, accountId: String, expected: RefreshTokenStamp?,
                                      event: DeckEvent) async throws -> Bool {
         try await commits.commit(RenewalCommit(credentials: credentials, accountId: accountId,
-                                               expectedGeneration: expectedGeneration, event: event), in: self)
+                                               expected: expected, event: event), in: self)
     }
 
     /// Commits each of `group` in one transaction, each in a savepoint of its own with its own
-    /// generation check; a result per commit, in order. Throws only when the transaction itself
+    /// check of the refresh token held; a result per commit, in order. Throws only when the transaction itself
     /// fails (then nothing of it was written).
     func commitRenewals(_ group: [RenewalCommit]) throws -> [Result<Bool, any Error>] {
         try writeWithoutTransaction { db in
@@ -85,9 +86,9 @@ extension DeckStore {
     private func commitOne(_ commit: RenewalCommit, _ db: Database) throws -> Bool {
         var committed = false
         try db.inSavepoint {
-            let generation = try Int.fetchOne(db.cachedStatement(sql: "SELECT generation FROM refresh_tokens WHERE account_id = ?"),
-                                              arguments: [commit.accountId])
-            guard generation == commit.expectedGeneration else { return .rollback }
+            let held = try Row.fetchOne(db.cachedStatement(sql: "SELECT generation, id FROM refresh_tokens WHERE account_id = ?"),
+                                        arguments: [commit.accountId]).map { RefreshTokenStamp(generation: $0[0], id: $0[1]) }
+            guard RefreshTokenStamp.holds(held, commit.expected) else { return .rollback }
             try writeCredentials(commit.credentials, accountId: commit.accountId, db)
             try db.cachedStatement(sql: """
                 UPDATE accounts SET error_class = NULL, error_code = NULL, error_remedy = NULL, error_at = NULL,

@@ -20,8 +20,9 @@ extension DeckStore {
     static let rescueAheadMagic = Array("ADRESCA1".utf8)
 
     public func reserveRenewalRescue(accountId: String) throws -> RenewalRescue {
-        // The pid in the name lets the next opening remove a reservation whose process was killed.
-        let path = location.databasePath + ".rescue-\(getpid())-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
+        // The process in the name (pid and start time) lets the next opening tell one still
+        // running, however long stopped, from one killed (`ProcessIdentity`).
+        let path = location.databasePath + ".rescue-\(ProcessIdentity.current.text)-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
         let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             throw StoreError.io(path: path, detail: "cannot set aside room for the renewal (\(String(cString: strerror(errno)))); "
@@ -38,10 +39,13 @@ extension DeckStore {
         return RenewalRescue(path: path)
     }
 
-    public func keepInRescue(_ rescue: RenewalRescue, credentials: Credentials, accountId: String, expectedGeneration: Int?,
+    public func keepInRescue(_ rescue: RenewalRescue, credentials: Credentials, accountId: String, expected: RefreshTokenStamp?,
                              event: DeckEvent, durable: Bool) throws {
         var record: [String: Any] = ["account": accountId, "credentials": Self.encode(credentials), "detail": event.detail]
-        if let expectedGeneration { record["generation"] = expectedGeneration }
+        if let expected {
+            record["generation"] = expected.generation
+            if let id = expected.id { record["refresh_id"] = id }
+        }
         let plain = try JSONSerialization.data(withJSONObject: record)
         let sealed = try box.seal(Array(plain), context: Self.rescueContext(accountId))
         let length = UInt32(sealed.count)
@@ -64,8 +68,8 @@ extension DeckStore {
     static func rescueContext(_ accountId: String) -> String { "authdeck/v1/rescue/\(accountId)" }
 
     /// Commits what rescue files beside the store hold and removes them; returns warnings for
-    /// those that cannot be committed yet (the disk still full). A reservation never written
-    /// is removed once it is older than any renewal could be.
+    /// those that cannot be committed yet (the disk still full) and for files no command can use.
+    /// A reservation never written is removed once its process is gone.
     static func commitRescues(_ location: StoreLocation, store: DeckStore) -> [String] {
         let path = location.databasePath
         let slash = path.lastIndex(of: "/")
@@ -78,6 +82,9 @@ extension DeckStore {
             do {
                 if try store.commitRescue(file) == false { continue }
                 unlink(file)
+            } catch let unusable as RescueFileUnusable {
+                // Nothing a later try would change: said, and left for the person to remove.
+                warnings.append("\(unusable)")
             } catch {
                 warnings.append("\(file): renewed tokens kept while the disk was full could not be saved yet (\(error)); "
                                 + "do not delete this file: the next command tries again")
@@ -90,7 +97,7 @@ extension DeckStore {
     func commitRescue(_ file: String) throws -> Bool {
         guard let st = try FileSafety.regularFile(file, what: "rescue file") else { return false }
         guard st.st_uid == geteuid(), st.st_mode & 0o077 == 0 else {
-            throw StoreError.io(path: file, detail: "not a private file of yours; authdeck does not read it")
+            throw RescueFileUnusable(path: file, reason: "not a private file of yours, so authdeck does not read it")
         }
         let fd = Glibc.open(file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else { throw StoreError.io(path: file, detail: String(cString: strerror(errno))) }
@@ -100,33 +107,38 @@ extension DeckStore {
         guard n == data.count else { throw StoreError.io(path: file, detail: "cannot read it") }
         let magic = data.count >= 12 ? Array(data[0..<8]) : []
         if magic != Self.rescueMagic {
-            // Reserved or written ahead: the renewal's process may still be running, and it commits
-            // or keeps its own result. Once that process is gone (killed), or the file is older
-            // than any renewal could be (its pid reused), it is this opening's to commit or remove.
-            let pid = file.components(separatedBy: ".rescue-").last?.split(separator: "-").first.flatMap { pid_t($0) }
-            let gone = pid.map { kill($0, 0) != 0 && errno == ESRCH } ?? true
-            guard gone || Int64(time(nil)) - Int64(st.st_mtim.tv_sec) > 600 else { return false }
+            // Reserved or written ahead: the renewal's process may still be running (however
+            // long it was stopped), and it commits or keeps its own result. Once that process is
+            // gone (killed) it is this opening's to commit or remove. A name without the start
+            // time (written by an older authdeck) counts as gone after ten minutes.
+            let owner = file.components(separatedBy: ".rescue-").last?.split(separator: "-").first.flatMap { ProcessIdentity(text: $0) }
+            let running = owner.map { $0.isRunning && ($0.startTicks != nil || Int64(time(nil)) - Int64(st.st_mtim.tv_sec) <= 600) } ?? false
+            guard !running else { return false }
             // Reserved, never written: killed before the provider answered.
             guard magic == Self.rescueAheadMagic else { return true }
         }
         let length = Int(data[8..<12].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+        // Lengths checked before any range is made of them: a crafted file stopped every command.
         guard let newline = data[12...].firstIndex(of: 0x0a), let idLength = Int(String(decoding: data[12..<newline], as: UTF8.self)),
-              newline + 1 + idLength + length <= data.count else {
-            throw StoreError.io(path: file, detail: "a damaged rescue file")
+              idLength >= 0, idLength <= data.count, newline + 1 + idLength + length <= data.count else {
+            throw RescueFileUnusable(path: file, reason: "damaged: its lengths do not fit the file")
         }
         let accountId = String(decoding: data[(newline + 1)..<(newline + 1 + idLength)], as: UTF8.self)
         let sealed = Array(data[(newline + 1 + idLength)..<(newline + 1 + idLength + length)])
-        let plain = try box.open(sealed, context: Self.rescueContext(accountId))
-        guard let record = try JSONSerialization.jsonObject(with: Data(plain)) as? [String: Any],
+        guard let plain = try? box.open(sealed, context: Self.rescueContext(accountId)) else {
+            throw RescueFileUnusable(path: file, reason: "its seal does not open with this store's key for the account it names")
+        }
+        guard let record = (try? JSONSerialization.jsonObject(with: Data(plain))) as? [String: Any],
               record["account"] as? String == accountId, let encoded = record["credentials"] as? [String: Any],
               let credentials = Self.decode(encoded) else {
-            throw StoreError.io(path: file, detail: "a damaged rescue file")
+            throw RescueFileUnusable(path: file, reason: "damaged: its record cannot be read")
         }
         // Written ahead of a commit that went through before its process ended: nothing to do.
         if let rotated = credentials.refreshToken, try account(id: accountId)?.credentials.refreshToken == rotated { return true }
         let detail = (record["detail"] as? String ?? "renewed") + " (saved from \(file): its renewal's commit did not finish)"
         let event = DeckEvent(at: clock.now(), kind: .refreshed, accountId: accountId, detail: detail)
-        if try !commitRenewal(credentials, accountId: accountId, expectedGeneration: record["generation"] as? Int, event: event) {
+        let expected = (record["generation"] as? Int).map { RefreshTokenStamp(generation: $0, id: record["refresh_id"] as? String) }
+        if try !commitRenewal(credentials, accountId: accountId, expected: expected, event: event) {
             // The account changed since (another commit of the same renewal, a sign-in): that is newer.
             try? append(DeckEvent(at: clock.now(), kind: .refreshFailed, accountId: accountId,
                                   detail: "a renewal kept in \(file) was not applied: the account changed since"))

@@ -6,7 +6,7 @@ import AuthDeckCore
 struct RenewalCommit: Sendable {
     var credentials: Credentials
     var accountId: String
-    var expectedGeneration: Int?
+    var expected: RefreshTokenStamp?
     var event: DeckEvent
 }
 

@@ -159,7 +159,7 @@ import GRDB
         #expect(FileManager.default.createFile(atPath: rescue.path, contents: nil, attributes: [.posixPermissions: 0o600]))
         let event = DeckEvent(at: clock.now(), kind: .refreshed, accountId: account.account.id, detail: "renewed")
         try store.keepInRescue(rescue, credentials: renewed.credentials, accountId: account.account.id,
-                               expectedGeneration: account.credentials.refreshToken?.generation, event: event, durable: false)
+                               expected: account.credentials.refreshToken?.stamp, event: event, durable: false)
         let eventsBefore = try store.events(since: nil, accountId: account.account.id, limit: nil).count
         let next = try DeckStore.open(StoreLocation(databasePath: dir.file("s.db"), keyFilePath: dir.file("k")), clock: clock)
         #expect(try next.account(id: account.account.id) == renewed)
@@ -168,18 +168,68 @@ import GRDB
     }
 
     /// A result written ahead by a process still running is its own to commit: another process
-    /// opening the store leaves it alone.
+    /// opening the store leaves it alone, however long ago it was written (a renewal stopped
+    /// with Ctrl-Z for eleven minutes lost its file to the next command).
     @Test func aResultWrittenAheadByARunningProcessIsLeftToIt() throws {
         let (store, account, _) = try setUp()
-        let rescue = try store.reserveRenewalRescue(accountId: account.account.id)  // this process's pid
+        let rescue = try store.reserveRenewalRescue(accountId: account.account.id)  // this process: pid and start time
         let event = DeckEvent(at: clock.now(), kind: .refreshed, accountId: account.account.id, detail: "renewed")
         var credentials = account.credentials
         credentials.refreshToken = RefreshToken(id: "r2", value: Secret("in-flight-rt"), generation: 99, obtainedAt: clock.now())
         try store.keepInRescue(rescue, credentials: credentials, accountId: account.account.id,
-                               expectedGeneration: account.credentials.refreshToken?.generation, event: event, durable: false)
+                               expected: account.credentials.refreshToken?.stamp, event: event, durable: false)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -660)], ofItemAtPath: rescue.path)
         let next = try DeckStore.open(StoreLocation(databasePath: dir.file("s.db"), keyFilePath: dir.file("k")), clock: clock)
         #expect(try next.account(id: account.account.id)?.credentials.refreshToken == account.credentials.refreshToken)
         #expect(FileManager.default.fileExists(atPath: rescue.path))
+        // The same pid with another start time is a later process that got the pid: gone.
+        let me = ProcessIdentity.current
+        let reused = dir.file("s.db.rescue-\(ProcessIdentity(pid: me.pid, startTicks: (me.startTicks ?? 0) + 1).text)-2")
+        try FileManager.default.moveItem(atPath: rescue.path, toPath: reused)
+        let after = try DeckStore.open(StoreLocation(databasePath: dir.file("s.db"), keyFilePath: dir.file("k")), clock: clock)
+        #expect(try after.account(id: account.account.id)?.credentials.refreshToken?.value == Secret("in-flight-rt"))
+        #expect(!FileManager.default.fileExists(atPath: reused))
+    }
+
+    /// Attack 4: a renewal written ahead, then the account signed out and in again (its refresh
+    /// token generation back at the same number), then the renewal's process killed: the next
+    /// opening put the signed-out grant back over the new sign-in. It is not applied now.
+    @Test func aResultWrittenAheadBeforeASignOutAndSignInIsNotApplied() throws {
+        let (store, account, _) = try setUp()
+        let rescue = RenewalRescue(path: dir.file("s.db.rescue-\(try Self.pidOfAnEndedProcess())-3"))
+        #expect(FileManager.default.createFile(atPath: rescue.path, contents: nil, attributes: [.posixPermissions: 0o600]))
+        var rotated = account.credentials
+        rotated.refreshToken = RefreshToken(id: "old-grant-2", value: Secret("old-grant-rt"), generation: rotated.refreshToken!.generation + 1,
+                                            obtainedAt: clock.now())
+        try store.keepInRescue(rescue, credentials: rotated, accountId: account.account.id, expected: account.credentials.refreshToken?.stamp,
+                               event: DeckEvent(at: clock.now(), kind: .refreshed, accountId: account.account.id), durable: false)
+        var signedIn = account.credentials
+        signedIn.refreshToken = RefreshToken(id: "new-grant-1", value: Secret("new-grant-rt"), generation: account.credentials.refreshToken!.generation,
+                                             obtainedAt: clock.now())
+        try store.replaceCredentials(signedIn, accountId: account.account.id)
+        let next = try DeckStore.open(StoreLocation(databasePath: dir.file("s.db"), keyFilePath: dir.file("k")), clock: clock)
+        #expect(try next.account(id: account.account.id)?.credentials.refreshToken?.value == Secret("new-grant-rt"))
+        #expect(!FileManager.default.fileExists(atPath: rescue.path))
+        #expect(try next.events(since: nil, accountId: account.account.id, limit: nil).last?.detail.contains("was not applied") == true)
+    }
+
+    /// Attack 5: a file named like a rescue file with lengths that do not fit (negative, huge)
+    /// stopped every command with a crash. It is named in a warning and left in place.
+    @Test func aCraftedRescueFileIsRefusedWithoutACrash() throws {
+        _ = try setUp()
+        let gone = try Self.pidOfAnEndedProcess()
+        let crafted = [("s.db.rescue-1-a", Array("ADRESCU1".utf8) + [0, 0, 0, 0] + Array("-5\nxxxxxxxxxxxx".utf8)),
+                       ("s.db.rescue-\(gone)-b", Array("ADRESCA1".utf8) + [0, 0, 0, 9] + Array("9223372036854775807\nxyz".utf8)),
+                       ("s.db.rescue-\(gone)-c", Array("ADRESCA1".utf8) + [0xFF, 0xFF, 0xFF, 0xFF] + Array("3\nabc".utf8))]
+        for (name, bytes) in crafted {
+            #expect(FileManager.default.createFile(atPath: dir.file(name), contents: Data(bytes), attributes: [.posixPermissions: 0o600]))
+        }
+        let next = try DeckStore.open(StoreLocation(databasePath: dir.file("s.db"), keyFilePath: dir.file("k")), clock: clock)
+        for (name, _) in crafted {
+            #expect(FileManager.default.fileExists(atPath: dir.file(name)), "left in place")
+            #expect(next.warnings.contains { $0.contains(name) && $0.contains("not a rescue file authdeck can use") }, "\(next.warnings)")
+        }
+        #expect(!next.warnings.contains { $0.contains("do not delete") })
     }
 
     /// The pid of a process that has ended (and been reaped).

@@ -228,12 +228,20 @@ import AuthDeckPlatform
         renewed.refreshToken?.value = Secret("rotated-1")
         renewed.refreshToken?.generation = generation + 1
         let event = DeckEvent(at: clock.now(), kind: .refreshed, accountId: stored.account.id)
-        #expect(try store.commitRenewal(renewed, accountId: stored.account.id, expectedGeneration: generation, event: event))
+        let started = try #require(stored.credentials.refreshToken?.stamp)
+        #expect(try store.commitRenewal(renewed, accountId: stored.account.id, expected: started, event: event))
         // A second writer that started from the old generation loses and writes nothing.
         var stale = stored.credentials
         stale.refreshToken?.value = Secret("rotated-elsewhere")
-        #expect(try !store.commitRenewal(stale, accountId: stored.account.id, expectedGeneration: generation, event: event))
+        #expect(try !store.commitRenewal(stale, accountId: stored.account.id, expected: started, event: event))
         #expect(try store.account(id: stored.account.id)?.credentials.refreshToken?.value == Secret("rotated-1"))
+        // A sign-in since (the generation back where the renewal started, another token): a
+        // renewal begun before it loses too — it put a signed-out grant back over the sign-in.
+        var signedIn = stored.credentials
+        signedIn.refreshToken = RefreshToken(id: "after-sign-in", value: Secret("new-grant"), generation: generation, obtainedAt: clock.now())
+        try store.replaceCredentials(signedIn, accountId: stored.account.id)
+        #expect(try !store.commitRenewal(stale, accountId: stored.account.id, expected: started, event: event))
+        #expect(try store.account(id: stored.account.id)?.credentials.refreshToken?.value == Secret("new-grant"))
     }
 
     /// Renewals committed together (one transaction, one sync) keep each their own generation
@@ -250,7 +258,8 @@ import AuthDeckPlatform
             renewed.refreshToken?.generation += 1
             // An account that is not there has no generation (nil): its writes are tried, and fail.
             return RenewalCommit(credentials: renewed, accountId: accountId ?? stored.account.id,
-                                 expectedGeneration: accountId != nil ? nil : stored.credentials.refreshToken!.generation + generationOffset,
+                                 expected: accountId != nil ? nil : RefreshTokenStamp(generation: stored.credentials.refreshToken!.generation + generationOffset,
+                                                                                      id: stored.credentials.refreshToken!.id),
                                  event: DeckEvent(at: clock.now(), kind: .refreshed, accountId: accountId ?? stored.account.id))
         }
         let (a, b, c) = (renewable[renewable.startIndex], renewable[renewable.startIndex + 1], renewable[renewable.startIndex + 2])
@@ -290,7 +299,7 @@ import AuthDeckPlatform
                         var renewed = stored.credentials
                         renewed.refreshToken?.value = Secret("rotated-\(attempt)")
                         renewed.refreshToken?.generation = generation + 1
-                        let ok = try await store.commitRenewalInGroup(renewed, accountId: stored.account.id, expectedGeneration: generation,
+                        let ok = try await store.commitRenewalInGroup(renewed, accountId: stored.account.id, expected: template.credentials.refreshToken?.stamp,
                                                                       event: DeckEvent(at: clock.now(), kind: .refreshed, accountId: stored.account.id))
                         return (stored.account.id, ok)
                     }

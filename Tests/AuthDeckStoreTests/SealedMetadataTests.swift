@@ -238,7 +238,7 @@ import AuthDeckPlatform
         #expect(throws: StoreError.newerStore(path: loc.databasePath)) { try store.update(fixture.accounts[0].account) }
         #expect(throws: StoreError.newerStore(path: loc.databasePath)) { try store.delete(accountId: fixture.accounts[0].account.id) }
         #expect(throws: StoreError.newerStore(path: loc.databasePath)) {
-            try store.commitRenewal(.empty, accountId: fixture.accounts[0].account.id, expectedGeneration: nil,
+            try store.commitRenewal(.empty, accountId: fixture.accounts[0].account.id, expected: nil,
                                     event: DeckEvent(at: clock.now(), kind: .refreshed))
         }
         try store.touch(accountId: fixture.accounts[0].account.id, at: clock.now() + .hours(1))
