@@ -51,7 +51,10 @@ public struct TokenEndpoint: Sendable {
         let response = try await Self.send(request, via: http)
         let host = URL(string: url)?.host ?? url
         if (200..<300).contains(response.status) {
-            return try TokenSet.parse(response.body, from: host)
+            let set = try TokenSet.parse(response.body, from: host)
+            // The old refresh token may be spent now: the renewal keeps the new one before anything else.
+            if grant == .refresh, let rotated = set.refreshToken { RotationWitness.tell(rotated) }
+            return set
         }
         throw failure(for: response, grant: grant, host: host, secrets: secrets + authed.secrets)
     }

@@ -1,5 +1,6 @@
 import AuthDeckCore
 import AuthDeckPlatform
+import AuthDeckOAuth
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -79,7 +80,9 @@ public struct RenewalCoordinator: Sendable {
         return try await SignalShield.during {
             var renewed: Credentials
             do {
-                renewed = try await adapter.renew(current, scopes: scopes)
+                renewed = try await RotationWitness.$hear.withValue(keepEarly(current, in: rescue)) {
+                    try await adapter.renew(current, scopes: scopes)
+                }
             } catch let failure as AuthFailure {
                 let event = DeckEvent(at: clock.now(), kind: .refreshFailed, accountId: account.id, providerId: account.providerId,
                                       detail: "\(failure.errorClass.rawValue) \(failure.code): \(failure.remedy)")
@@ -130,6 +133,25 @@ public struct RenewalCoordinator: Sendable {
                 throw AuthFailure(.transient, code: "conflict", remedy: "\(account.id) was changed by another process during renewal; try again")
             }
             return (StoredAccount(account: account, credentials: merged), true)
+        }
+    }
+
+    /// What the renewal of `current` does when the token endpoint reads a rotated refresh token
+    /// (`RotationWitness`): seals the account's credentials with that token as the next
+    /// generation into the reserved rescue file, before the answer is checked further. Killed
+    /// from then on, the process leaves it for the next command; the full result overwrites it.
+    /// Should the answer then be refused, the file goes with the failure (never committed).
+    func keepEarly(_ current: StoredAccount, in rescue: RenewalRescue) -> @Sendable (Secret) -> Void {
+        let (store, clock) = (self.store, self.clock)
+        return { value in
+            guard value != current.credentials.refreshToken?.value else { return }
+            var early = current.credentials
+            let generation = (current.credentials.refreshToken?.generation ?? 0) + 1
+            early.refreshToken = RefreshToken(id: UUIDString.make(), value: value, generation: generation, obtainedAt: clock.now())
+            let event = DeckEvent(at: clock.now(), kind: .refreshed, accountId: current.account.id, providerId: current.account.providerId,
+                                  detail: "refresh token rotated to generation \(generation) (kept as the provider answered)")
+            try? store.keepInRescue(rescue, credentials: early, accountId: current.account.id,
+                                    expected: current.credentials.refreshToken?.stamp, event: event, durable: false)
         }
     }
 

@@ -3,6 +3,7 @@ import Foundation
 import AuthDeckCore
 import AuthDeckHTTP
 import AuthDeckOAuth
+import Synchronization
 
 /// Token responses are validated strictly, and every failure gets the right class.
 @Suite struct TokenEndpointTests {
@@ -20,6 +21,25 @@ import AuthDeckOAuth
         // No expires_in: assume an hour rather than forever.
         let noExpiry = try parse(#"{"access_token":"at","token_type":"Bearer"}"#)
         #expect(noExpiry.credentials(now: now, requestedScopes: [], idTokenClaims: [:]).accessTokens[0].expiresAt == now + .hours(1))
+    }
+
+    /// A refresh grant's new refresh token is told to the renewal under way as soon as the
+    /// answer parses (`RotationWitness`); other grants, answers without one and refused answers
+    /// tell nothing.
+    @Test func aRotatedRefreshTokenIsToldAsTheAnswerParses() async throws {
+        let heard = Mutex<[String]>([])
+        func run(_ grant: TokenEndpoint.Grant, status: Int, body: String) async {
+            let http = FakeHTTPClient(json: [(status, body)])
+            let endpoint = TokenEndpoint(url: "https://idp.test/token", client: OAuthClient(id: "c", authentication: .none), http: http)
+            await RotationWitness.$hear.withValue({ value in heard.withLock { $0.append(value.exposedValue) } }) {
+                _ = try? await endpoint.request([("grant_type", "x")], grant: grant, secrets: [], now: now)
+            }
+        }
+        await run(.refresh, status: 200, body: #"{"access_token":"at","token_type":"Bearer","refresh_token":"rt-2"}"#)
+        await run(.refresh, status: 200, body: #"{"access_token":"at","token_type":"Bearer"}"#)
+        await run(.refresh, status: 400, body: #"{"error":"invalid_grant","refresh_token":"rt-x"}"#)
+        await run(.authorizationCode, status: 200, body: #"{"access_token":"at","token_type":"Bearer","refresh_token":"rt-3"}"#)
+        #expect(heard.withLock { $0 } == ["rt-2"])
     }
 
     @Test(arguments: [

@@ -148,6 +148,48 @@ import GRDB
         #expect(try FileManager.default.contentsOfDirectory(atPath: killed.path).filter { $0.contains(".rescue-") }.isEmpty)
     }
 
+    /// Attack 1: killed after a strict provider's answer was read but before it was checked and
+    /// written ahead (an id_token's signature takes milliseconds), the account was lost. The
+    /// token endpoint tells the renewal of the new refresh token as the answer parses
+    /// (`RotationWitness`); the files as a kill right after that leaves them hold it.
+    @Test func aProcessKilledAsTheAnswerIsReadLeavesTheNewRefreshToken() async throws {
+        let (_, account, renewer) = try setUp()
+        let killed = TempDirectory()
+        for name in ["s.db", "s.db-wal", "k"] where FileManager.default.fileExists(atPath: dir.file(name)) {
+            try FileManager.default.copyItem(atPath: dir.file(name), toPath: killed.file(name))
+        }
+        let gonePid = try Self.pidOfAnEndedProcess()
+        let source = dir.path, target = killed.path
+        let adapter = ScriptedAdapter { _ in
+            RotationWitness.tell(Secret("answered-rt"))  // as TokenEndpoint does once the answer parses
+            for name in try FileManager.default.contentsOfDirectory(atPath: source) where name.hasPrefix("s.db.rescue-") {
+                try FileManager.default.copyItem(atPath: source + "/" + name, toPath: target + "/s.db.rescue-\(gonePid)-1")
+            }
+            return self.fresh("answered-at", refresh: "answered-rt")
+        }
+        _ = try await renewer.renew(account.account.id, with: adapter)
+        let next = try DeckStore.open(StoreLocation(databasePath: killed.file("s.db"), keyFilePath: killed.file("k")), clock: clock)
+        let saved = try #require(try next.account(id: account.account.id))
+        #expect(saved.credentials.refreshToken?.value == Secret("answered-rt"))
+        #expect(saved.credentials.refreshToken?.generation == account.credentials.refreshToken!.generation + 1)
+        #expect(saved.credentials.accessTokens == account.credentials.accessTokens, "only the refresh token was known then")
+    }
+
+    /// An answer heard by the witness and then refused (a bad id_token, say) leaves nothing to
+    /// commit: the early record goes with the failure.
+    @Test func anAnswerHeardThenRefusedLeavesNothingBehind() async throws {
+        let (store, account, renewer) = try setUp()
+        let adapter = ScriptedAdapter { _ in
+            RotationWitness.tell(Secret("refused-rt"))
+            throw AuthFailure(.misconfigured, code: "invalid_id_token", remedy: "its signature does not verify")
+        }
+        await #expect(throws: AuthFailure.self) { try await renewer.renew(account.account.id, with: adapter) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains(".rescue-") }.isEmpty)
+        #expect(try store.account(id: account.account.id)?.credentials == account.credentials)
+        // Outside a renewal nobody hears: telling is harmless.
+        RotationWitness.tell(Secret("nobody"))
+    }
+
     /// A result written ahead whose commit went through before the process ended (killed between
     /// the commit and the file's removal) is removed without a word: no "not applied" event.
     @Test func aResultWrittenAheadOfACommitThatWentThroughIsDroppedQuietly() async throws {
