@@ -48,7 +48,12 @@ public struct TokenEndpoint: Sendable {
         }
         let authed = try client.authenticate(fields + extraFields, endpoint: url, now: now)
         let request = HTTPRequest.form(url, authed.fields, headers: authed.headers + extraHeaders)
-        let response = try await Self.send(request, via: http)
+        let response: HTTPResponse
+        do {
+            response = try await http.send(request)
+        } catch let error as HTTPError {
+            throw Self.failure(for: error, grant: grant)
+        }
         let host = URL(string: url)?.host ?? url
         if (200..<300).contains(response.status) {
             let set = try TokenSet.parse(response.body, from: host)
@@ -64,9 +69,29 @@ public struct TokenEndpoint: Sendable {
         do {
             return try await http.send(request)
         } catch let error as HTTPError {
-            throw AuthFailure(error.isTransient ? .transient : .misconfigured,
-                              code: error.isTransient ? "network" : "http", remedy: "\(error); nothing was changed")
+            throw failure(for: error, grant: .other)
         }
+    }
+
+    /// The failure a transport error means. Still transient for a refresh grant whose request
+    /// may have reached the provider (no answer in time, the connection lost while waiting) —
+    /// authdeck keeps every credential — but not "nothing was changed": a provider that rotates
+    /// refresh tokens may have spent this one (a renewal stopped with Ctrl-Z past the timeout
+    /// said so while its account was already dead).
+    static func failure(for error: HTTPError, grant: Grant) -> AuthFailure {
+        let mayHaveArrived: Bool
+        switch error {
+        case .timedOut: mayHaveArrived = true
+        case .transport(let code, _, _): mayHaveArrived = [18, 52, 55, 56].contains(code)  // partial, nothing back, send, receive
+        default: mayHaveArrived = false
+        }
+        guard grant == .refresh, mayHaveArrived else {
+            return AuthFailure(error.isTransient ? .transient : .misconfigured,
+                               code: error.isTransient ? "network" : "http", remedy: "\(error); nothing was changed")
+        }
+        return AuthFailure(.transient, code: "network",
+                           remedy: "\(error); the request may have reached the provider, which may have spent the refresh token if it "
+                               + "rotates them — authdeck kept everything it holds; if the next renewal is refused, sign in again")
     }
 
     /// The failure an error response means.

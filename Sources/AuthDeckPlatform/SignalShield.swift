@@ -4,14 +4,18 @@ import Glibc
 import Synchronization
 
 /// Holds off Ctrl-C, SIGTERM and SIGHUP while a provider answers a renewal and the answer is
-/// saved; a second signal ends the process at once.
+/// saved; a second signal ends the process at once. Ctrl-Z (SIGTSTP) waits too: the process
+/// stops once the answer is saved.
 ///
 /// Why: a provider that rotates refresh tokens spends the old one as it answers. A command
 /// killed between that answer and the commit (`authdeck token` in a prompt, interrupted) lost
-/// the only refresh token left, and with reuse detection the whole grant.
+/// the only refresh token left, and with reuse detection the whole grant. One stopped past the
+/// request's 30 s timeout threw away the answer waiting for it, so the account was dead.
 public enum SignalShield {
     private static let depth = Atomic<Int>(0)
     private static let pending = Atomic<Int32>(0)
+    /// A Ctrl-Z held off: the process stops when the shielded stretch ends.
+    private static let pendingStop = Atomic<Bool>(false)
     /// A half-written file to remove if a signal ends the process (`removeOnSignal`): the
     /// address of its path as a C string, 0 for none (an Int, as a pointer is not Sendable).
     private static let leftover = Atomic<Int>(0)
@@ -47,6 +51,19 @@ public enum SignalShield {
                 raise(sig)
             }
         }
+        // Stopped with SIGSTOP, which cannot be caught: the handler stays for the next Ctrl-Z,
+        // and the process goes on from here when continued. (The deck gives SIGTSTP back to
+        // curses, which restores the terminal around a stop.)
+        signal(SIGTSTP) { _ in
+            if SignalShield.depth.load(ordering: .sequentiallyConsistent) > 0 {
+                if !SignalShield.pendingStop.exchange(true, ordering: .sequentiallyConsistent) {
+                    let note: StaticString = "authdeck: stopping once the renewal the provider is answering is saved\n"
+                    _ = write(2, note.utf8Start, note.utf8CodeUnitCount)
+                }
+                return
+            }
+            kill(getpid(), SIGSTOP)
+        }
     }
 
     /// Runs `body` with signals held off; one that came meanwhile ends the process right after.
@@ -61,6 +78,7 @@ public enum SignalShield {
                     signal(sig, SIG_DFL)
                     kill(getpid(), sig)
                 }
+                if pendingStop.exchange(false, ordering: .sequentiallyConsistent) { kill(getpid(), SIGSTOP) }
             }
         }
         return try await body()

@@ -41,6 +41,9 @@ public final class CursesScreen {
 
     public func start() {
         setlocale(LC_ALL, "")
+        // Ctrl-Z is curses' to handle (it restores the terminal around the stop), and curses
+        // takes SIGTSTP only from its default: the command's own handler (SignalShield) goes.
+        signal(SIGTSTP, SIG_DFL)
         initscr()
         cbreak()
         noecho()

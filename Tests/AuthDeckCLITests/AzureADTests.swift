@@ -387,6 +387,41 @@ import AuthDeckPlatform
         #expect(again.status == 0, "the refresh token issued during the interrupted renewal was saved: \(again.stderr)")
     }
 
+    /// Ctrl-Z (SIGTSTP) while the provider answers a renewal: the process stops only once the
+    /// answer is saved, and goes on when continued. Stopped at once, a renewal left stopped past
+    /// the request's 30 s timeout threw the waiting answer away — with a one-use provider the
+    /// account was dead while authdeck said "nothing was changed".
+    @Test func aStopDuringARenewalWaitsForItsAnswerToBeSaved() throws {
+        #expect(try passwordLogin().status == 0)
+        let before = try #require(try store().accounts(includeQuarantined: false).first)
+        let generation = try #require(try store().account(id: before.account.id)?.credentials.refreshToken?.generation)
+        try idp.admin("one-use", #"{"enabled":true}"#)
+        try idp.admin("latency", #"{"ms":1500}"#)
+        let refresh = try LiveProcess(runner.executable, ["refresh", "taro@contoso.com"], environment: environment)
+        defer { kill(refresh.pid, SIGCONT); kill(refresh.pid, SIGKILL) }
+        let dir = (try store().location.databasePath as NSString).deletingLastPathComponent
+        try waitUntil("the renewal to reach the provider") {
+            try FileManager.default.contentsOfDirectory(atPath: dir).contains { $0.contains(".rescue-") }
+        }
+        func state() -> String {
+            guard let stat = try? String(contentsOfFile: "/proc/\(refresh.pid)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return "?" }
+            return String(stat[stat.index(close, offsetBy: 2)])
+        }
+        kill(refresh.pid, SIGTSTP)
+        // While the provider has not answered (1.5 s), the process runs on.
+        let deadline = Date().addingTimeInterval(0.5)
+        while Date() < deadline {
+            #expect(state() != "T", "stopped while the provider was answering")
+            usleep(20_000)
+        }
+        try waitUntil("the process to stop once the answer is saved", timeout: 30) { state() == "T" }
+        #expect(try store().account(id: before.account.id)?.credentials.refreshToken?.generation == generation + 1, "saved before the stop")
+        kill(refresh.pid, SIGCONT)
+        #expect(try refresh.wait(timeout: 30) == 0, "\(refresh.stderr)")
+        #expect(refresh.stderr.contains("stopping once the renewal the provider is answering is saved"), "\(refresh.stderr)")
+    }
+
     @Test func aTransientOutageChangesNothing() throws {
         #expect(try passwordLogin().status == 0)
         let before = try #require(try store().accounts(includeQuarantined: false).first)

@@ -23,6 +23,32 @@ import Synchronization
         #expect(noExpiry.credentials(now: now, requestedScopes: [], idTokenClaims: [:]).accessTokens[0].expiresAt == now + .hours(1))
     }
 
+    /// A refresh grant with no answer in time (or a connection lost while waiting) is still
+    /// transient, but no longer "nothing was changed": the provider may have spent the token.
+    /// Not connecting at all, or another grant, still says nothing was changed.
+    @Test func aRefreshThatMayHaveArrivedDoesNotSayNothingChanged() async throws {
+        func failure(_ grant: TokenEndpoint.Grant, _ error: HTTPError) async -> AuthFailure? {
+            let http = FakeHTTPClient([{ _ in throw error }])
+            let endpoint = TokenEndpoint(url: "https://idp.test/token", client: OAuthClient(id: "c", authentication: .none), http: http)
+            do {
+                _ = try await endpoint.request([("grant_type", "x")], grant: grant, secrets: [], now: now)
+                return nil
+            } catch {
+                return error as? AuthFailure
+            }
+        }
+        for error in [HTTPError.timedOut(host: "idp.test", seconds: 30), .transport(code: 56, message: "Recv failure", host: "idp.test")] {
+            let f = await failure(.refresh, error)
+            #expect(f?.errorClass == .transient)
+            #expect(f?.remedy.contains("may have spent the refresh token") == true, "\(String(describing: f))")
+            #expect(f?.remedy.contains("nothing was changed") == false)
+        }
+        let refused = await failure(.refresh, .transport(code: 7, message: "Couldn't connect", host: "idp.test"))
+        #expect(refused?.remedy.hasSuffix("nothing was changed") == true)
+        let code = await failure(.authorizationCode, .timedOut(host: "idp.test", seconds: 30))
+        #expect(code?.remedy.hasSuffix("nothing was changed") == true)
+    }
+
     /// A refresh grant's new refresh token is told to the renewal under way as soon as the
     /// answer parses (`RotationWitness`); other grants, answers without one and refused answers
     /// tell nothing.
