@@ -70,6 +70,10 @@ public protocol AccountStore: Sendable {
                       event: DeckEvent, durable: Bool) throws
     /// Gives back a reservation that was not needed.
     func discardRenewalRescue(_ rescue: RenewalRescue)
+    /// Commits what renewals whose processes are gone left in rescue files, as opening the
+    /// store does: a long-running process (the deck, `watch`, `refresh --all`) looks before
+    /// each renewal, so it does not spend a refresh token a killed process already spent.
+    func commitLeftRescues()
     /// Records a failed renewal or sign-in: sets the last error (when given), bumps the
     /// failure count, appends the event. Never touches credentials.
     func recordFailure(accountId: String, error: AccountError?, event: DeckEvent) throws

@@ -61,6 +61,8 @@ public struct RenewalCoordinator: Sendable {
             try await Task.sleep(nanoseconds: 50_000_000)
         }
         defer { try? store.releaseRenewalLease(accountId: accountId, holder: holder) }
+        // A process killed mid-renewal since this one opened the store may have left the newer token.
+        store.commitLeftRescues()
         guard let current = try store.account(id: accountId) else {
             throw AuthFailure(.misconfigured, code: "gone", remedy: "account \(accountId) no longer exists")
         }

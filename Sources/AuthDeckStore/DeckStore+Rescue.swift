@@ -64,6 +64,10 @@ extension DeckStore {
         unlink(rescue.path)
     }
 
+    public func commitLeftRescues() {
+        _ = Self.commitRescues(location, store: self)
+    }
+
     /// The associated data of a rescue file's contents.
     static func rescueContext(_ accountId: String) -> String { "authdeck/v1/rescue/\(accountId)" }
 
@@ -80,32 +84,37 @@ extension DeckStore {
         for name in names where name.hasPrefix(prefix) {
             let file = (directory.isEmpty ? "" : directory) + "/" + name
             do {
-                if try store.commitRescue(file) == false { continue }
-                unlink(file)
+                if let done = try store.commitRescue(file) { unlink(done) }
             } catch let unusable as RescueFileUnusable {
                 // Nothing a later try would change: said, and left for the person to remove.
                 warnings.append("\(unusable)")
             } catch {
-                warnings.append("\(file): renewed tokens kept while the disk was full could not be saved yet (\(error)); "
-                                + "do not delete this file: the next command tries again")
+                // (Named by the directory: a file being committed was renamed to claim it.)
+                warnings.append("renewed tokens kept in a rescue file in \(directory) could not be saved yet (\(error)); "
+                                + "do not delete the files named \(prefix)…: the next command tries again")
             }
         }
         return warnings
     }
 
-    /// Commits one rescue file; false when it is a reservation still in use (leave it).
-    func commitRescue(_ file: String) throws -> Bool {
-        guard let st = try FileSafety.regularFile(file, what: "rescue file") else { return false }
+    /// Commits one rescue file; returns the file to remove once done, or nil when it is not
+    /// this command's (a renewal still running owns it, or another command took it).
+    func commitRescue(_ found: String) throws -> String? {
+        var file = found
+        guard let st = try FileSafety.regularFile(file, what: "rescue file") else { return nil }
         guard st.st_uid == geteuid(), st.st_mode & 0o077 == 0 else {
             throw RescueFileUnusable(path: file, reason: "not a private file of yours, so authdeck does not read it")
         }
         let fd = Glibc.open(file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else { throw StoreError.io(path: file, detail: String(cString: strerror(errno))) }
-        var data = [UInt8](repeating: 0, count: Int(st.st_size))
-        let n = data.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-        close(fd)
-        guard n == data.count else { throw StoreError.io(path: file, detail: "cannot read it") }
-        let magic = data.count >= 12 ? Array(data[0..<8]) : []
+        defer { close(fd) }
+        // The magic first: a file of a renewal still running is left unread (renewals in flight
+        // look here before each renewal, `commitLeftRescues`, and a reservation is 256 KiB).
+        var data = [UInt8](repeating: 0, count: min(Int(st.st_size), 8))
+        guard data.withUnsafeMutableBytes({ Glibc.read(fd, $0.baseAddress, $0.count) }) == data.count else {
+            throw StoreError.io(path: file, detail: "cannot read it")
+        }
+        let magic = st.st_size >= 12 ? data : []
         if magic != Self.rescueMagic {
             // Reserved or written ahead: the renewal's process may still be running (however
             // long it was stopped), and it commits or keeps its own result. Once that process is
@@ -113,9 +122,13 @@ extension DeckStore {
             // time (written by an older authdeck) counts as gone after ten minutes.
             let owner = file.components(separatedBy: ".rescue-").last?.split(separator: "-").first.flatMap { ProcessIdentity(text: $0) }
             let running = owner.map { $0.isRunning && ($0.startTicks != nil || Int64(time(nil)) - Int64(st.st_mtim.tv_sec) <= 600) } ?? false
-            guard !running else { return false }
+            guard !running else { return nil }
             // Reserved, never written: killed before the provider answered.
-            guard magic == Self.rescueAheadMagic else { return true }
+            guard magic == Self.rescueAheadMagic else { return file }
+        }
+        data = [UInt8](repeating: 0, count: Int(st.st_size))
+        guard data.withUnsafeMutableBytes({ pread(fd, $0.baseAddress, $0.count, 0) }) == data.count else {
+            throw StoreError.io(path: file, detail: "cannot read it")
         }
         let length = Int(data[8..<12].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
         // Lengths checked before any range is made of them: a crafted file stopped every command.
@@ -133,8 +146,16 @@ extension DeckStore {
               let credentials = Self.decode(encoded) else {
             throw RescueFileUnusable(path: file, reason: "damaged: its record cannot be read")
         }
+        // Claimed before it is committed, by renaming it to this process: of two commands opening
+        // the store at once one commits it and the other finds it gone (both committing it wrote
+        // a false "not applied" event); should this one die mid-way, the claim names a process
+        // that is gone and the next command takes it.
+        let claimed = String(file[..<file.range(of: ".rescue-", options: .backwards)!.upperBound])
+            + ProcessIdentity.current.text + "-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
+        guard rename(file, claimed) == 0 else { return nil }
+        file = claimed
         // Written ahead of a commit that went through before its process ended: nothing to do.
-        if let rotated = credentials.refreshToken, try account(id: accountId)?.credentials.refreshToken == rotated { return true }
+        if let rotated = credentials.refreshToken, try account(id: accountId)?.credentials.refreshToken == rotated { return file }
         let detail = (record["detail"] as? String ?? "renewed") + " (saved from \(file): its renewal's commit did not finish)"
         let event = DeckEvent(at: clock.now(), kind: .refreshed, accountId: accountId, detail: detail)
         let expected = (record["generation"] as? Int).map { RefreshTokenStamp(generation: $0, id: record["refresh_id"] as? String) }
@@ -143,7 +164,7 @@ extension DeckStore {
             try? append(DeckEvent(at: clock.now(), kind: .refreshFailed, accountId: accountId,
                                   detail: "a renewal kept in \(file) was not applied: the account changed since"))
         }
-        return true
+        return file
     }
 
     static func encode(_ c: Credentials) -> [String: Any] {

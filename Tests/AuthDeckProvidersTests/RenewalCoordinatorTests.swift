@@ -175,6 +175,53 @@ import GRDB
         #expect(saved.credentials.accessTokens == account.credentials.accessTokens, "only the refresh token was known then")
     }
 
+    /// A long-running process (the deck, `watch`, `refresh --all`) that opened the store before
+    /// another process was killed mid-renewal: it renewed from the refresh token that process had
+    /// already spent. It now takes the left rescue file first and renews from the token in it.
+    @Test func aRenewalInALongRunningProcessStartsFromATokenAKilledOneLeft() async throws {
+        let (store, account, renewer) = try setUp()
+        let left = RenewalRescue(path: dir.file("s.db.rescue-\(try Self.pidOfAnEndedProcess())-4"))
+        #expect(FileManager.default.createFile(atPath: left.path, contents: nil, attributes: [.posixPermissions: 0o600]))
+        var rotated = account.credentials
+        rotated.refreshToken = RefreshToken(id: "left", value: Secret("left-rt"), generation: rotated.refreshToken!.generation + 1, obtainedAt: clock.now())
+        try store.keepInRescue(left, credentials: rotated, accountId: account.account.id, expected: account.credentials.refreshToken?.stamp,
+                               event: DeckEvent(at: clock.now(), kind: .refreshed, accountId: account.account.id), durable: false)
+        let adapter = ScriptedAdapter { stored in
+            #expect(stored.credentials.refreshToken?.value == Secret("left-rt"), "renewed from the token the killed process left")
+            return self.fresh("next-at", refresh: "next-rt")
+        }
+        let got = try await renewer.renew(account.account.id, with: adapter, force: true)
+        #expect(got.credentials.refreshToken?.value == Secret("next-rt"))
+        #expect(got.credentials.refreshToken?.generation == account.credentials.refreshToken!.generation + 2)
+        #expect(!FileManager.default.fileExists(atPath: left.path))
+    }
+
+    /// Commands opening the store at once each found the same left rescue file and committed it:
+    /// one won and the others wrote a false "not applied" event. The file is claimed first now.
+    @Test func commandsOpeningTheStoreAtOnceCommitALeftFileOnce() async throws {
+        let (store, account, _) = try setUp()
+        let gone = try Self.pidOfAnEndedProcess()
+        for round in 0..<15 {
+            let current = try #require(try store.account(id: account.account.id))
+            let left = RenewalRescue(path: dir.file("s.db.rescue-\(gone)-\(round)"))
+            #expect(FileManager.default.createFile(atPath: left.path, contents: nil, attributes: [.posixPermissions: 0o600]))
+            var rotated = current.credentials
+            rotated.refreshToken = RefreshToken(id: "r\(round)", value: Secret("rt-\(round)"), generation: rotated.refreshToken!.generation + 1,
+                                                obtainedAt: clock.now())
+            try store.keepInRescue(left, credentials: rotated, accountId: account.account.id, expected: current.credentials.refreshToken?.stamp,
+                                   event: DeckEvent(at: clock.now(), kind: .refreshed, accountId: account.account.id), durable: false)
+            let location = StoreLocation(databasePath: dir.file("s.db"), keyFilePath: dir.file("k"))
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<3 { group.addTask { _ = try DeckStore.open(location, clock: self.clock) } }
+                try await group.waitForAll()
+            }
+            #expect(try store.account(id: account.account.id)?.credentials.refreshToken?.value == Secret("rt-\(round)"))
+        }
+        let events = try store.events(since: nil, accountId: account.account.id, limit: nil)
+        #expect(!events.contains { $0.detail.contains("was not applied") }, "\(events.map(\.detail))")
+        #expect(events.filter { $0.detail.contains("its renewal's commit did not finish") }.count == 15)
+    }
+
     /// An answer heard by the witness and then refused (a bad id_token, say) leaves nothing to
     /// commit: the early record goes with the failure.
     @Test func anAnswerHeardThenRefusedLeavesNothingBehind() async throws {
