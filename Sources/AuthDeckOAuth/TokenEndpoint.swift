@@ -58,7 +58,9 @@ public struct TokenEndpoint: Sendable {
         if (200..<300).contains(response.status) {
             let set = try TokenSet.parse(response.body, from: host)
             // The old refresh token may be spent now: the renewal keeps the new one before anything else.
-            if grant == .refresh, let rotated = set.refreshToken { RotationWitness.tell(rotated) }
+            if grant == .refresh, let rotated = set.refreshToken, let spent = fields.first(where: { $0.0 == "refresh_token" })?.1 {
+                RotationWitness.tell(spent: spent, rotated: rotated)
+            }
             return set
         }
         throw failure(for: response, grant: grant, host: host, secrets: secrets + authed.secrets)

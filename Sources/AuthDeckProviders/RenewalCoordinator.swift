@@ -82,8 +82,12 @@ public struct RenewalCoordinator: Sendable {
         return try await SignalShield.during {
             var renewed: Credentials
             do {
-                renewed = try await RotationWitness.$hear.withValue(keepEarly(current, in: rescue)) {
-                    try await adapter.renew(current, scopes: scopes)
+                if let spent = current.credentials.refreshToken?.value {
+                    renewed = try await RotationWitness.listening(for: spent, keepEarly(current, in: rescue)) {
+                        try await adapter.renew(current, scopes: scopes)
+                    }
+                } else {
+                    renewed = try await adapter.renew(current, scopes: scopes)
                 }
             } catch let failure as AuthFailure {
                 let event = DeckEvent(at: clock.now(), kind: .refreshFailed, accountId: account.id, providerId: account.providerId,

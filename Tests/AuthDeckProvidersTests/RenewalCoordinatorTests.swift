@@ -161,7 +161,8 @@ import GRDB
         let gonePid = try Self.pidOfAnEndedProcess()
         let source = dir.path, target = killed.path
         let adapter = ScriptedAdapter { _ in
-            RotationWitness.tell(Secret("answered-rt"))  // as TokenEndpoint does once the answer parses
+            // As TokenEndpoint does once the answer parses.
+            RotationWitness.tell(spent: account.credentials.refreshToken!.value.exposedValue, rotated: Secret("answered-rt"))
             for name in try FileManager.default.contentsOfDirectory(atPath: source) where name.hasPrefix("s.db.rescue-") {
                 try FileManager.default.copyItem(atPath: source + "/" + name, toPath: target + "/s.db.rescue-\(gonePid)-1")
             }
@@ -227,14 +228,14 @@ import GRDB
     @Test func anAnswerHeardThenRefusedLeavesNothingBehind() async throws {
         let (store, account, renewer) = try setUp()
         let adapter = ScriptedAdapter { _ in
-            RotationWitness.tell(Secret("refused-rt"))
+            RotationWitness.tell(spent: account.credentials.refreshToken!.value.exposedValue, rotated: Secret("refused-rt"))
             throw AuthFailure(.misconfigured, code: "invalid_id_token", remedy: "its signature does not verify")
         }
         await #expect(throws: AuthFailure.self) { try await renewer.renew(account.account.id, with: adapter) }
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains(".rescue-") }.isEmpty)
         #expect(try store.account(id: account.account.id)?.credentials == account.credentials)
         // Outside a renewal nobody hears: telling is harmless.
-        RotationWitness.tell(Secret("nobody"))
+        RotationWitness.tell(spent: account.credentials.refreshToken!.value.exposedValue, rotated: Secret("nobody"))
     }
 
     /// A result written ahead whose commit went through before the process ended (killed between
