@@ -114,19 +114,12 @@ import GRDB
     @Test func aProcessKilledAtItsCommitLeavesTheRotatedTokenForTheNextCommand() async throws {
         let (store, account, renewer) = try setUp()
         let killed = TempDirectory()
-        // The store as it stands before the renewal: its file and its write-ahead log.
-        for name in ["s.db", "s.db-wal", "k"] where FileManager.default.fileExists(atPath: dir.file(name)) {
-            try FileManager.default.copyItem(atPath: dir.file(name), toPath: killed.file(name))
-        }
+        try copyStore(into: killed)
         let gonePid = try Self.pidOfAnEndedProcess()
         let source = dir.path, target = killed.path
         try store.write { db in
             db.add(function: DatabaseFunction("killed_here", argumentCount: 0, pure: false) { _ in
-                for name in try FileManager.default.contentsOfDirectory(atPath: source) where name.hasPrefix("s.db.rescue-") {
-                    // The renewal's process is gone in the copy: its pid is one that has ended.
-                    let random = name.split(separator: "-").last.map(String.init) ?? "0"
-                    try FileManager.default.copyItem(atPath: source + "/" + name, toPath: target + "/s.db.rescue-\(gonePid)-\(random)")
-                }
+                try Self.copyRescues(from: source, into: target, asPid: gonePid)
                 return nil
             })
             try db.execute(sql: "CREATE TEMP TRIGGER killed BEFORE INSERT ON refresh_tokens BEGIN SELECT killed_here(); END")
@@ -155,17 +148,13 @@ import GRDB
     @Test func aProcessKilledAsTheAnswerIsReadLeavesTheNewRefreshToken() async throws {
         let (_, account, renewer) = try setUp()
         let killed = TempDirectory()
-        for name in ["s.db", "s.db-wal", "k"] where FileManager.default.fileExists(atPath: dir.file(name)) {
-            try FileManager.default.copyItem(atPath: dir.file(name), toPath: killed.file(name))
-        }
+        try copyStore(into: killed)
         let gonePid = try Self.pidOfAnEndedProcess()
         let source = dir.path, target = killed.path
         let adapter = ScriptedAdapter { _ in
             // As TokenEndpoint does once the answer parses.
             RotationWitness.tell(spent: account.credentials.refreshToken!.value.exposedValue, rotated: Secret("answered-rt"))
-            for name in try FileManager.default.contentsOfDirectory(atPath: source) where name.hasPrefix("s.db.rescue-") {
-                try FileManager.default.copyItem(atPath: source + "/" + name, toPath: target + "/s.db.rescue-\(gonePid)-1")
-            }
+            try Self.copyRescues(from: source, into: target, asPid: gonePid)
             return self.fresh("answered-at", refresh: "answered-rt")
         }
         _ = try await renewer.renew(account.account.id, with: adapter)
@@ -320,6 +309,23 @@ import GRDB
             #expect(next.warnings.contains { $0.contains(name) && $0.contains("not a rescue file authdeck can use") }, "\(next.warnings)")
         }
         #expect(!next.warnings.contains { $0.contains("do not delete") })
+    }
+
+    /// The store as it stands (its file, write-ahead log and key), copied into `killed`: what a
+    /// process killed now leaves of it, before the renewal under test writes anything.
+    func copyStore(into killed: TempDirectory) throws {
+        for name in ["s.db", "s.db-wal", "k"] where FileManager.default.fileExists(atPath: dir.file(name)) {
+            try FileManager.default.copyItem(atPath: dir.file(name), toPath: killed.file(name))
+        }
+    }
+
+    /// The rescue files in `source` as they are now, copied into `target` under the name of the
+    /// process `pid` (one that has ended: the renewal's process is gone in the copy).
+    static func copyRescues(from source: String, into target: String, asPid pid: Int32) throws {
+        for name in try FileManager.default.contentsOfDirectory(atPath: source) where name.hasPrefix("s.db.rescue-") {
+            let random = name.split(separator: "-").last.map(String.init) ?? "0"
+            try FileManager.default.copyItem(atPath: source + "/" + name, toPath: target + "/s.db.rescue-\(pid)-\(random)")
+        }
     }
 
     /// The pid of a process that has ended (and been reaped).

@@ -83,18 +83,20 @@ ssize_t write(int fd, const void *buf, size_t n) {
     return real_write(fd, buf, n);
 }
 
-ssize_t pwrite(int fd, const void *buf, size_t n, off_t off) {
-    REAL(pwrite, pwrite_f);
+/* A positioned write through `real`, with the kill before or after it. */
+static ssize_t watched_pwrite(pwrite_f real, int fd, const void *buf, size_t n, off_t off) {
     maybe_die(fd);
-    ssize_t written = real_pwrite(fd, buf, n, off);
+    ssize_t written = real(fd, buf, n, off);
     maybe_die_after(fd);
     return written;
 }
 
+ssize_t pwrite(int fd, const void *buf, size_t n, off_t off) {
+    REAL(pwrite, pwrite_f);
+    return watched_pwrite(real_pwrite, fd, buf, n, off);
+}
+
 ssize_t pwrite64(int fd, const void *buf, size_t n, off_t off) {
     REAL(pwrite64, pwrite_f);
-    maybe_die(fd);
-    ssize_t written = real_pwrite64(fd, buf, n, off);
-    maybe_die_after(fd);
-    return written;
+    return watched_pwrite(real_pwrite64, fd, buf, n, off);
 }
