@@ -81,15 +81,25 @@ public struct RenewalCoordinator: Sendable {
         // refresh token as it answers, and the new one must be saved first.
         return try await SignalShield.during {
             var renewed: Credentials
+            let heard = HeardRotation()
             do {
                 if let spent = current.credentials.refreshToken?.value {
-                    renewed = try await RotationWitness.listening(for: spent, keepEarly(current, in: rescue)) {
+                    renewed = try await RotationWitness.listening(for: spent, keepEarly(current, in: rescue, heard: heard)) {
                         try await adapter.renew(current, scopes: scopes)
                     }
                 } else {
                     renewed = try await adapter.renew(current, scopes: scopes)
                 }
             } catch let failure as AuthFailure {
+                // The provider answered with a new refresh token and the answer then failed (an
+                // id_token refused, its keys not fetched): the old token is spent, so the new one
+                // is kept — every later renewal checks its own answer again — and the failure
+                // recorded beside it. Dropped, a one-use provider's account was lost.
+                if let early = heard.credentials.withLock({ $0 }) {
+                    let kept = DeckEvent(at: clock.now(), kind: .refreshed, accountId: account.id, providerId: account.providerId,
+                                         detail: "refresh token rotated to generation \(early.refreshToken?.generation ?? 0); the rest of the answer was not used")
+                    _ = try? store.commitRenewal(early, accountId: account.id, expected: current.credentials.refreshToken?.stamp, event: kept)
+                }
                 let event = DeckEvent(at: clock.now(), kind: .refreshFailed, accountId: account.id, providerId: account.providerId,
                                       detail: "\(failure.errorClass.rawValue) \(failure.code): \(failure.remedy)")
                 try? store.recordFailure(accountId: account.id,
@@ -146,8 +156,8 @@ public struct RenewalCoordinator: Sendable {
     /// (`RotationWitness`): seals the account's credentials with that token as the next
     /// generation into the reserved rescue file, before the answer is checked further. Killed
     /// from then on, the process leaves it for the next command; the full result overwrites it.
-    /// Should the answer then be refused, the file goes with the failure (never committed).
-    func keepEarly(_ current: StoredAccount, in rescue: RenewalRescue) -> @Sendable (Secret) -> Void {
+    /// Should the rest of the answer then fail, the renewal commits what it heard (`heard`).
+    func keepEarly(_ current: StoredAccount, in rescue: RenewalRescue, heard: HeardRotation) -> @Sendable (Secret) -> Void {
         let (store, clock) = (self.store, self.clock)
         return { value in
             guard value != current.credentials.refreshToken?.value else { return }
@@ -156,6 +166,7 @@ public struct RenewalCoordinator: Sendable {
             early.refreshToken = RefreshToken(id: UUIDString.make(), value: value, generation: generation, obtainedAt: clock.now())
             let event = DeckEvent(at: clock.now(), kind: .refreshed, accountId: current.account.id, providerId: current.account.providerId,
                                   detail: "refresh token rotated to generation \(generation) (kept as the provider answered)")
+            heard.credentials.withLock { $0 = early }
             try? store.keepInRescue(rescue, credentials: early, accountId: current.account.id,
                                     expected: current.credentials.refreshToken?.stamp, event: event, durable: false)
         }

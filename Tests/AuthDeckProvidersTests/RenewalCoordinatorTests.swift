@@ -212,17 +212,26 @@ import GRDB
         #expect(events.filter { $0.detail.contains("its renewal's commit did not finish") }.count == 15)
     }
 
-    /// An answer heard by the witness and then refused (a bad id_token, say) leaves nothing to
-    /// commit: the early record goes with the failure.
-    @Test func anAnswerHeardThenRefusedLeavesNothingBehind() async throws {
+    /// An answer whose new refresh token was heard and which then failed (its id_token's keys
+    /// not fetched, say): the provider has spent the old token, so the new one is kept and the
+    /// failure recorded — dropped with the answer, a one-use provider's account was lost. A
+    /// provider that answered without rotating changes nothing.
+    @Test func anAnswerHeardThenFailingKeepsTheNewRefreshToken() async throws {
         let (store, account, renewer) = try setUp()
         let adapter = ScriptedAdapter { _ in
-            RotationWitness.tell(spent: account.credentials.refreshToken!.value.exposedValue, rotated: Secret("refused-rt"))
-            throw AuthFailure(.misconfigured, code: "invalid_id_token", remedy: "its signature does not verify")
+            RotationWitness.tell(spent: account.credentials.refreshToken!.value.exposedValue, rotated: Secret("heard-rt"))
+            throw AuthFailure(.transient, code: "network", remedy: "the provider's keys could not be fetched")
         }
         await #expect(throws: AuthFailure.self) { try await renewer.renew(account.account.id, with: adapter) }
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains(".rescue-") }.isEmpty)
-        #expect(try store.account(id: account.account.id)?.credentials == account.credentials)
+        let after = try #require(try store.account(id: account.account.id))
+        #expect(after.credentials.refreshToken?.value == Secret("heard-rt"))
+        #expect(after.credentials.refreshToken?.generation == account.credentials.refreshToken!.generation + 1)
+        #expect(after.credentials.accessTokens == account.credentials.accessTokens)
+        #expect(try store.events(since: nil, accountId: account.account.id, limit: nil).last?.kind == .refreshFailed)
+        let quiet = ScriptedAdapter { _ in throw AuthFailure(.transient, code: "http 503", remedy: "down") }
+        await #expect(throws: AuthFailure.self) { try await renewer.renew(account.account.id, with: quiet, force: true) }
+        #expect(try store.account(id: account.account.id)?.credentials == after.credentials)
         // Outside a renewal nobody hears: telling is harmless.
         RotationWitness.tell(spent: account.credentials.refreshToken!.value.exposedValue, rotated: Secret("nobody"))
     }
