@@ -24,12 +24,16 @@ public struct ProcessIdentity: Sendable, Equatable {
         return ProcessIdentity(pid: pid, startTicks: startTicks(of: pid))
     }
 
-    /// Whether this very process still runs: its pid is in use (by anyone, EPERM included) and,
-    /// when its start time is known, by a process that started then.
+    /// Whether this very process still runs: its pid is in use (by anyone, EPERM included), not
+    /// by a zombie (killed, not yet reaped by its parent: it counted as running, and its rescue
+    /// file waited while the next command spent its token again) and, when its start time is
+    /// known, by a process that started then.
     public var isRunning: Bool {
         guard kill(pid, 0) == 0 || errno == EPERM else { return false }
+        guard let stat = Self.stat(of: pid) else { return startTicks == nil }
+        guard stat.state != UInt8(ascii: "Z"), stat.state != UInt8(ascii: "X") else { return false }
         guard let startTicks else { return true }
-        return Self.startTicks(of: pid).map { $0 == startTicks } ?? false
+        return stat.startTicks == startTicks
     }
 
     /// `pid.startTicks` (or `pid` alone), as it appears in a file name.
@@ -49,6 +53,11 @@ public struct ProcessIdentity: Sendable, Equatable {
 
     /// When `pid` started, in clock ticks since boot, or nil (no such process, no /proc).
     public static func startTicks(of pid: Int32) -> UInt64? {
+        stat(of: pid)?.startTicks
+    }
+
+    /// `pid`'s state letter (field 3) and start time (field 22) from /proc/PID/stat.
+    static func stat(of pid: Int32) -> (state: UInt8, startTicks: UInt64)? {
         let fd = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -56,11 +65,11 @@ public struct ProcessIdentity: Sendable, Equatable {
         let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
         guard n > 0 else { return nil }
         // The command name (field 2) is in parentheses and may hold spaces or ")": fields 3
-        // onwards follow its last ")"; field 22 is the 20th of them.
+        // onwards follow its last ")"; field 3 is the first of them, field 22 the 20th.
         let text = buffer.prefix(n)
         guard let close = text.lastIndex(of: UInt8(ascii: ")")) else { return nil }
         let fields = text[(close + 1)...].split(separator: UInt8(ascii: " "))
-        guard fields.count > 19 else { return nil }
-        return UInt64(String(decoding: fields[19], as: UTF8.self))
+        guard fields.count > 19, let state = fields[0].first, let ticks = UInt64(String(decoding: fields[19], as: UTF8.self)) else { return nil }
+        return (state, ticks)
     }
 }

@@ -100,6 +100,14 @@ public struct RenewalCoordinator: Sendable {
                                          detail: "refresh token rotated to generation \(early.refreshToken?.generation ?? 0); the rest of the answer was not used")
                     _ = try? store.commitRenewal(early, accountId: account.id, expected: current.credentials.refreshToken?.stamp, event: kept)
                 }
+                // Refused because another process renewed meanwhile (this one was stopped past its
+                // lease, and sent a token already replaced): nothing is wrong with the account —
+                // it said "sign in again" on a healthy one.
+                if failure.errorClass == .needsInteraction, let now = try? store.account(id: account.id),
+                   !RefreshTokenStamp.holds(now.credentials.refreshToken?.stamp, current.credentials.refreshToken?.stamp) {
+                    throw AuthFailure(.transient, code: "conflict",
+                                      remedy: "\(account.id) was renewed by another process meanwhile; nothing is wrong with it")
+                }
                 let event = DeckEvent(at: clock.now(), kind: .refreshFailed, accountId: account.id, providerId: account.providerId,
                                       detail: "\(failure.errorClass.rawValue) \(failure.code): \(failure.remedy)")
                 try? store.recordFailure(accountId: account.id,

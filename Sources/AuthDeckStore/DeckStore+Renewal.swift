@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import AuthDeckCore
+import AuthDeckPlatform
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -119,7 +120,8 @@ extension DeckStore {
         let parts = holder.split(separator: "@", maxSplits: 1)
         guard parts.count == 2, let pid = Int32(parts[0]),
               parts[1].split(separator: "/", maxSplits: 1).first.map(String.init) == hostName else { return true }
-        return kill(pid, 0) == 0 || errno == EPERM
+        // (A zombie — killed, not yet reaped — holds nothing: it kept others waiting a minute.)
+        return ProcessIdentity(pid: pid, startTicks: nil).isRunning
     }
 
     /// The lease holder name of this process.

@@ -101,7 +101,12 @@ extension DeckStore {
     /// this command's (a renewal still running owns it, or another command took it).
     func commitRescue(_ found: String) throws -> String? {
         var file = found
-        guard let st = try FileSafety.regularFile(file, what: "rescue file") else { return nil }
+        // A link, directory, FIFO or socket by that name is nothing a later try would change.
+        let checked: stat?
+        do { checked = try FileSafety.regularFile(file, what: "rescue file") } catch {
+            throw RescueFileUnusable(path: file, reason: "\(error)")
+        }
+        guard let st = checked else { return nil }
         guard st.st_uid == geteuid(), st.st_mode & 0o077 == 0 else {
             throw RescueFileUnusable(path: file, reason: "not a private file of yours, so authdeck does not read it")
         }
@@ -123,8 +128,14 @@ extension DeckStore {
             let owner = file.components(separatedBy: ".rescue-").last?.split(separator: "-").first.flatMap { ProcessIdentity(text: $0) }
             let running = owner.map { $0.isRunning && ($0.startTicks != nil || Int64(time(nil)) - Int64(st.st_mtim.tv_sec) <= 600) } ?? false
             guard !running else { return nil }
-            // Reserved, never written: killed before the provider answered.
-            guard magic == Self.rescueAheadMagic else { return file }
+            guard magic == Self.rescueAheadMagic else {
+                // Reserved, never written (its full size, zeros): killed before the provider
+                // answered. Anything else is no reservation of ours: said, not deleted.
+                guard st.st_size == Self.rescueBytes, data.allSatisfy({ $0 == 0 }) else {
+                    throw RescueFileUnusable(path: file, reason: "neither a reservation nor a kept renewal")
+                }
+                return file
+            }
         }
         data = [UInt8](repeating: 0, count: Int(st.st_size))
         guard data.withUnsafeMutableBytes({ pread(fd, $0.baseAddress, $0.count, 0) }) == data.count else {

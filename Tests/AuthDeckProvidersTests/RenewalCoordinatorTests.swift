@@ -212,6 +212,29 @@ import GRDB
         #expect(events.filter { $0.detail.contains("its renewal's commit did not finish") }.count == 15)
     }
 
+    /// A renewal stopped past its lease while another process renewed the account: its token
+    /// was refused as already used, and it recorded "sign in again" on a healthy account. It
+    /// now says another process renewed it, and records nothing.
+    @Test func aRefusalOfATokenAnotherProcessReplacedMeanwhileIsNoFailure() async throws {
+        let (store, account, renewer) = try setUp()
+        let adapter = ScriptedAdapter { stored in
+            var renewedElsewhere = stored.credentials
+            renewedElsewhere.refreshToken = RefreshToken(id: "elsewhere", value: Secret("elsewhere-rt"),
+                                                         generation: stored.credentials.refreshToken!.generation + 1, obtainedAt: self.clock.now())
+            try store.replaceCredentials(renewedElsewhere, accountId: stored.account.id)
+            throw AuthFailure(.needsInteraction, code: "invalid_grant", remedy: "the refresh token was already used")
+        }
+        do {
+            _ = try await renewer.renew(account.account.id, with: adapter)
+            Issue.record("the refusal must be reported")
+        } catch let failure as AuthFailure {
+            #expect(failure.errorClass == .transient && failure.code == "conflict", "\(failure)")
+        }
+        let after = try #require(try store.account(id: account.account.id))
+        #expect(after.account.lastError == nil)
+        #expect(after.credentials.refreshToken?.value == Secret("elsewhere-rt"))
+    }
+
     /// An answer whose new refresh token was heard and which then failed (its id_token's keys
     /// not fetched, say): the provider has spent the old token, so the new one is kept and the
     /// failure recorded — dropped with the answer, a one-use provider's account was lost. A
@@ -312,8 +335,13 @@ import GRDB
         for (name, bytes) in crafted {
             #expect(FileManager.default.createFile(atPath: dir.file(name), contents: Data(bytes), attributes: [.posixPermissions: 0o600]))
         }
+        // Junk without a magic (deleted as if a reservation) and a directory by such a name
+        // (warned about as tokens to keep): refused alike.
+        #expect(FileManager.default.createFile(atPath: dir.file("s.db.rescue-\(gone)-d"), contents: Data(repeating: 0x41, count: 64),
+                                               attributes: [.posixPermissions: 0o600]))
+        try FileManager.default.createDirectory(atPath: dir.file("s.db.rescue-\(gone)-e"), withIntermediateDirectories: false)
         let next = try DeckStore.open(StoreLocation(databasePath: dir.file("s.db"), keyFilePath: dir.file("k")), clock: clock)
-        for (name, _) in crafted {
+        for name in crafted.map(\.0) + ["s.db.rescue-\(gone)-d", "s.db.rescue-\(gone)-e"] {
             #expect(FileManager.default.fileExists(atPath: dir.file(name)), "left in place")
             #expect(next.warnings.contains { $0.contains(name) && $0.contains("not a rescue file authdeck can use") }, "\(next.warnings)")
         }
@@ -353,7 +381,7 @@ import GRDB
         let dead = dir.file("s.db.rescue-\(try Self.pidOfAnEndedProcess())-0")
         let live = dir.file("s.db.rescue-\(getpid())-0")
         for file in [dead, live] {
-            #expect(FileManager.default.createFile(atPath: file, contents: Data(count: 4096), attributes: [.posixPermissions: 0o600]))
+            #expect(FileManager.default.createFile(atPath: file, contents: Data(count: 256 << 10), attributes: [.posixPermissions: 0o600]))
             chmod(file, 0o600)
         }
         _ = try DeckStore.open(StoreLocation(databasePath: dir.file("s.db"), keyFilePath: dir.file("k")), clock: clock)
