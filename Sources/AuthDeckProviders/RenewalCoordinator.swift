@@ -95,15 +95,17 @@ public struct RenewalCoordinator: Sendable {
                 // id_token refused, its keys not fetched): the old token is spent, so the new one
                 // is kept — every later renewal checks its own answer again — and the failure
                 // recorded beside it. Dropped, a one-use provider's account was lost.
-                if let early = heard.credentials.withLock({ $0 }) {
+                let early = heard.credentials.withLock { $0 }
+                if let early {
                     let kept = DeckEvent(at: clock.now(), kind: .refreshed, accountId: account.id, providerId: account.providerId,
                                          detail: "refresh token rotated to generation \(early.refreshToken?.generation ?? 0); the rest of the answer was not used")
                     _ = try? store.commitRenewal(early, accountId: account.id, expected: current.credentials.refreshToken?.stamp, event: kept)
                 }
                 // Refused because another process renewed meanwhile (this one was stopped past its
                 // lease, and sent a token already replaced): nothing is wrong with the account —
-                // it said "sign in again" on a healthy one.
-                if failure.errorClass == .needsInteraction, let now = try? store.account(id: account.id),
+                // it said "sign in again" on a healthy one. (Not when this renewal kept a token it
+                // heard just above: that changed the account, and the refusal is its own.)
+                if early == nil, failure.errorClass == .needsInteraction, let now = try? store.account(id: account.id),
                    !RefreshTokenStamp.holds(now.credentials.refreshToken?.stamp, current.credentials.refreshToken?.stamp) {
                     throw AuthFailure(.transient, code: "conflict",
                                       remedy: "\(account.id) was renewed by another process meanwhile; nothing is wrong with it")

@@ -129,7 +129,7 @@ extension DeckStore {
             let running = owner.map { $0.isRunning && ($0.startTicks != nil || Int64(time(nil)) - Int64(st.st_mtim.tv_sec) <= 600) } ?? false
             guard !running else { return nil }
             guard magic == Self.rescueAheadMagic else {
-                // Reserved, never written (its full size, zeros): killed before the provider
+                // Reserved, never written (its full size, its first bytes zero): killed before the provider
                 // answered. Anything else is no reservation of ours: said, not deleted.
                 guard st.st_size == Self.rescueBytes, data.allSatisfy({ $0 == 0 }) else {
                     throw RescueFileUnusable(path: file, reason: "neither a reservation nor a kept renewal")

@@ -252,9 +252,23 @@ import GRDB
         #expect(after.credentials.refreshToken?.generation == account.credentials.refreshToken!.generation + 1)
         #expect(after.credentials.accessTokens == account.credentials.accessTokens)
         #expect(try store.events(since: nil, accountId: account.account.id, limit: nil).last?.kind == .refreshFailed)
+        // Heard, then refused (an id_token for another subject): the refusal is reported as it
+        // is, not as "renewed by another process" (keeping the heard token changed the account).
+        let refusing = ScriptedAdapter { stored in
+            RotationWitness.tell(spent: stored.credentials.refreshToken!.value.exposedValue, rotated: Secret("heard-rt-2"))
+            throw AuthFailure(.needsInteraction, code: "invalid_id_token", remedy: "the id_token names another subject")
+        }
+        do {
+            _ = try await renewer.renew(account.account.id, with: refusing, force: true)
+            Issue.record("the refusal must be reported")
+        } catch let failure as AuthFailure {
+            #expect(failure.code == "invalid_id_token", "\(failure)")
+        }
+        #expect(try store.account(id: account.account.id)?.credentials.refreshToken?.value == Secret("heard-rt-2"))
+        let after2 = try #require(try store.account(id: account.account.id))
         let quiet = ScriptedAdapter { _ in throw AuthFailure(.transient, code: "http 503", remedy: "down") }
         await #expect(throws: AuthFailure.self) { try await renewer.renew(account.account.id, with: quiet, force: true) }
-        #expect(try store.account(id: account.account.id)?.credentials == after.credentials)
+        #expect(try store.account(id: account.account.id)?.credentials == after2.credentials)
         // Outside a renewal nobody hears: telling is harmless.
         RotationWitness.tell(spent: account.credentials.refreshToken!.value.exposedValue, rotated: Secret("nobody"))
     }
