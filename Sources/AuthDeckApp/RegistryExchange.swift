@@ -22,6 +22,8 @@ public struct RegistryExchange: Sendable {
         var request = HTTPRequest.form(url, [("grant_type", "access_token"), ("service", registry), ("access_token", token.value.exposedValue)],
                                        headers: [HTTPHeader("Accept", "application/json")])
         request.tls.caFile = caFile
+        // The Entra token goes to the registry the route names, and nowhere else.
+        request.passage = SecretPassage([.accessToken], home: GrantHome(issuer: nil, origins: [url].compactMap(GrantHome.origin(of:))))
         let response: HTTPResponse
         do {
             response = try await http.send(request)

@@ -28,4 +28,6 @@ public struct Secret: Hashable, Sendable, CustomStringConvertible, CustomDebugSt
     public var description: String { "‹redacted›" }
     public var debugDescription: String { "Secret(‹redacted›)" }
     public var isEmpty: Bool { storage?.isEmpty ?? false }
+    /// Whether the value was deliberately not decrypted (`unopened`).
+    public var isUnopened: Bool { storage == nil }
 }

@@ -20,7 +20,7 @@ public struct CurlHTTPClient: HTTPClient {
         self.environment = environment
     }
 
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    public func transmit(_ request: HTTPRequest) async throws -> HTTPResponse {
         try CurlLibrary.loadForHTTP()
         return try await withCheckedThrowingContinuation { continuation in
             let thread = Thread { continuation.resume(with: Result { try perform(request) }) }
@@ -29,8 +29,8 @@ public struct CurlHTTPClient: HTTPClient {
         }
     }
 
-    /// The blocking transfer. Public for callers that are already on a worker thread.
-    public func perform(_ request: HTTPRequest) throws -> HTTPResponse {
+    /// The blocking transfer; private to the client so that nothing sends past `send`'s gate.
+    func perform(_ request: HTTPRequest) throws -> HTTPResponse {
         try CurlLibrary.loadForHTTP()
         guard let url = URL(string: request.url), let scheme = url.scheme?.lowercased(),
               scheme == "http" || scheme == "https", let host = url.host else {

@@ -1,3 +1,5 @@
+import AuthDeckCore
+
 /// A failure below HTTP: no response was received, or it could not be accepted.
 public enum HTTPError: Error, Equatable, CustomStringConvertible {
     /// libcurl could not be loaded.
@@ -15,6 +17,8 @@ public enum HTTPError: Error, Equatable, CustomStringConvertible {
     case timedOut(host: String, seconds: Double)
     case responseTooLarge(host: String, limit: Int)
     case invalidURL(String)
+    /// Not sent: a secret it carries may not go there (`SecretDestination`).
+    case refused(SecretRefusal)
 
     public var description: String {
         switch self {
@@ -29,6 +33,7 @@ public enum HTTPError: Error, Equatable, CustomStringConvertible {
         case .timedOut(let host, let s): return "\(host): no complete answer within \(Int(s)) s"
         case .responseTooLarge(let host, let limit): return "\(host): the response is larger than \(limit / 1024) KiB; refused"
         case .invalidURL(let u): return "not a valid http(s) URL: \(u)"
+        case .refused(let refusal): return refusal.description
         }
     }
 
@@ -36,7 +41,7 @@ public enum HTTPError: Error, Equatable, CustomStringConvertible {
     public var isTransient: Bool {
         switch self {
         case .transport, .timedOut: return true
-        case .unavailable, .tlsVerification, .tlsRefused, .clientCertificate, .responseTooLarge, .invalidURL: return false
+        case .unavailable, .tlsVerification, .tlsRefused, .clientCertificate, .responseTooLarge, .invalidURL, .refused: return false
         }
     }
 }

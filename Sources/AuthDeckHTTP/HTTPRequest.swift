@@ -20,6 +20,9 @@ public struct HTTPRequest: Sendable {
     /// When set, a body the stream accepts is written through it instead of collected, and
     /// `maxResponseBytes` does not apply to it.
     public var bodyStream: BodyStream?
+    /// The secrets the request carries and the home they are bound to, as the sender knows
+    /// them; nil lets `send` infer a passage without a home from the request itself.
+    public var passage: SecretPassage?
 
     public init(method: String = "GET", url: String, headers: [HTTPHeader] = [], body: [UInt8]? = nil,
                 timeout: Double = 30, connectTimeout: Double = 10, maxResponseBytes: Int = 1 << 20,
@@ -45,6 +48,37 @@ public struct HTTPRequest: Sendable {
 }
 
 extension HTTPRequest {
+    /// Form fields whose values are secrets of these kinds.
+    static let secretFields: [String: SecretKind] = [
+        "refresh_token": .refreshToken, "client_secret": .clientSecret, "client_assertion": .clientAssertion,
+        "assertion": .grantCode, "password": .password, "access_token": .accessToken, "token": .accessToken,
+        "input_token": .accessToken, "fb_exchange_token": .accessToken, "code": .grantCode, "device_code": .grantCode,
+        "code_verifier": .grantCode, "oracle_pre_authz_code": .grantCode,
+    ]
+
+    /// The passage `send` checks: the declared one, else one inferred from what the request
+    /// carries (an `Authorization` or `Cookie` header, a cookie jar, a secret form or query
+    /// field), held to the transport rule; nil for a request that carries no credential.
+    public var effectivePassage: SecretPassage? {
+        if let passage { return passage }
+        var kinds: Set<SecretKind> = []
+        for h in headers {
+            switch h.name.lowercased() {
+            case "authorization", "proxy-authorization": kinds.insert(.accessToken)
+            case "cookie": kinds.insert(.cookie)
+            default: break
+            }
+        }
+        if cookieJar?.isEmpty == false { kinds.insert(.cookie) }
+        var fields: [(String, String)] = []
+        if let query = url.split(separator: "?", maxSplits: 1).dropFirst().first { fields += FormEncoding.decode(String(query)) ?? [] }
+        if let body, headers.contains(where: { $0.name.lowercased() == "content-type" && $0.value.hasPrefix("application/x-www-form-urlencoded") }) {
+            fields += FormEncoding.decode(String(decoding: body, as: UTF8.self)) ?? []
+        }
+        for (name, _) in fields { if let kind = Self.secretFields[name] { kinds.insert(kind) } }
+        return kinds.isEmpty ? nil : SecretPassage(kinds)
+    }
+
     /// A JSON POST of an already-encoded body.
     public static func json(_ url: String, _ body: [UInt8], method: String = "POST", headers: [HTTPHeader] = []) -> HTTPRequest {
         HTTPRequest(method: method, url: url,

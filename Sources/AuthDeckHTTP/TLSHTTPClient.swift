@@ -9,12 +9,12 @@ public struct TLSHTTPClient: HTTPClient {
         self.tls = tls
     }
 
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    public func transmit(_ request: HTTPRequest) async throws -> HTTPResponse {
         var r = request
         r.tls.caFile = r.tls.caFile ?? tls.caFile
         r.tls.clientCertificateFile = r.tls.clientCertificateFile ?? tls.clientCertificateFile
         r.tls.clientKeyFile = r.tls.clientKeyFile ?? tls.clientKeyFile
         r.tls.clientIdentity = r.tls.clientIdentity ?? tls.clientIdentity
-        return try await base.send(r)
+        return try await base.transmit(r)
     }
 }

@@ -95,14 +95,20 @@ public struct ClientRegistration: Sendable {
     /// RFC 7592 §2.3: deletes the registration at the server. A registration the server no
     /// longer knows (401, 403, 404) is gone already; a 5xx or network failure throws
     /// `transient`, and the caller keeps its copy to try again.
-    public func delete(_ registered: Registered) async throws {
+    ///
+    /// The registration access token goes only to `home` — the issuer's origin, and hosts the
+    /// person named in config — though RFC 7592 lets a server name any
+    /// `registration_client_uri`: the server's word alone must not send it elsewhere.
+    public func delete(_ registered: Registered, home: GrantHome) async throws {
         guard let uri = registered.clientURI, let token = registered.accessToken else { return }
-        // The registration access token goes only over https, or http on this machine.
-        if let problem = WebLink.problemOpening(uri, field: "the registration_client_uri") {
-            throw AuthFailure(.misconfigured, code: "unsafe_url", remedy: "\(problem); the registration was kept")
+        var request = HTTPRequest(method: "DELETE", url: uri, headers: [HTTPHeader("Authorization", "Bearer \(token.exposedValue)")])
+        request.passage = SecretPassage([.registrationAccessToken], home: home, issuer: home.issuer)
+        if let refusal = SecretDestination.refusal(request.passage!, to: uri) {
+            throw AuthFailure(.misconfigured, code: "unsafe_url",
+                              remedy: "\(refusal) (the registration_client_uri); the registration was kept — if the issuer's registrations "
+                                  + "live on that host, name it in the provider's options.registration_host")
         }
-        let response = try await TokenEndpoint.send(
-            HTTPRequest(method: "DELETE", url: uri, headers: [HTTPHeader("Authorization", "Bearer \(token.exposedValue)")]), via: http)
+        let response = try await TokenEndpoint.send(request, via: http)
         let host = URL(string: uri)?.host ?? uri
         if (200..<300).contains(response.status) || [401, 403, 404].contains(response.status) { return }
         if response.status == 429 || response.status >= 500 {

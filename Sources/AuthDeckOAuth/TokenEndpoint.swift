@@ -23,31 +23,39 @@ public struct TokenEndpoint: Sendable {
     public var extraFields: [(String, String)] = []
     /// Provider-specific refinement of an error body (Azure's AADSTS codes); nil: generic.
     public var refine: (@Sendable (JSONObject, AuthFailure) -> AuthFailure)?
+    /// The issuer (or authority) this endpoint speaks for, as the provider's config and
+    /// discovery name it now: a grant made here records it as its home, and a grant made
+    /// elsewhere is not sent here.
+    public var issuer: String?
 
     public init(url: String, client: OAuthClient, http: any HTTPClient, extraHeaders: [HTTPHeader] = [],
-                refine: (@Sendable (JSONObject, AuthFailure) -> AuthFailure)? = nil) {
+                issuer: String? = nil, refine: (@Sendable (JSONObject, AuthFailure) -> AuthFailure)? = nil) {
         self.url = url
         self.client = client
         self.http = http
         self.extraHeaders = extraHeaders
+        self.issuer = issuer
         self.refine = refine
     }
 
+    /// The home a grant made at this endpoint gets: its issuer and origins.
+    public var home: GrantHome { GrantHome.issued(by: issuer, at: url) }
+
     /// Sends `fields` (the grant) with client authentication; `secrets` are the secret
-    /// values in the fields, redacted from any error text.
+    /// values in the fields, redacted from any error text. `home` is where the grant being
+    /// spent was issued (a refresh grant's, from the store): the request then goes only there.
     ///
-    /// A password grant goes only where it stays private (`TransportSecurity.keepsPrivate`:
-    /// https, or http on loopback); to a plain-http endpoint elsewhere it is refused before
-    /// anything is sent, whatever the config or an imported configuration URL says.
-    public func request(_ fields: [(String, String)], grant: Grant, secrets: [String], now: Instant) async throws -> TokenSet {
-        if grant == .password, !TransportSecurity.keepsPrivate(url) {
-            let shown = TransportSecurity.schemeAndHost(url).map { "\($0.scheme)://\(TerminalText.inert($0.host))" } ?? "this endpoint"
-            throw AuthFailure(.misconfigured, code: "insecure_endpoint",
-                              remedy: "refusing to send the password to \(shown) over plain http, where it could be read on the way; "
-                                  + "use the provider's https endpoint (http is allowed only to this machine); nothing was sent")
-        }
+    /// Every grant carries a secret (a code, a password, a refresh token, the client's own),
+    /// so each is declared to `SecretDestination` through the HTTP client's gate: https or
+    /// loopback http only, and a refresh token and the client's secret only to their home.
+    /// Refused, nothing is sent — whatever the config, a discovery document or an imported
+    /// configuration URL says.
+    public func request(_ fields: [(String, String)], grant: Grant, secrets: [String], home: GrantHome? = nil,
+                        now: Instant) async throws -> TokenSet {
         let authed = try client.authenticate(fields + extraFields, endpoint: url, now: now)
-        let request = HTTPRequest.form(url, authed.fields, headers: authed.headers + extraHeaders)
+        var request = HTTPRequest.form(url, authed.fields, headers: authed.headers + extraHeaders)
+        request.passage = SecretPassage(Self.kinds(grant: grant, fields: authed.fields, clientSecret: !authed.secrets.isEmpty, client: client),
+                                        home: home, issuer: issuer)
         let response: HTTPResponse
         do {
             response = try await http.send(request)
@@ -56,7 +64,8 @@ public struct TokenEndpoint: Sendable {
         }
         let host = URL(string: url)?.host ?? url
         if (200..<300).contains(response.status) {
-            let set = try TokenSet.parse(response.body, from: host)
+            var set = try TokenSet.parse(response.body, from: host)
+            set.home = self.home
             // The old refresh token may be spent now: the renewal keeps the new one before anything else.
             if grant == .refresh, let rotated = set.refreshToken, let spent = fields.first(where: { $0.0 == "refresh_token" })?.1 {
                 RotationWitness.tell(spent: spent, rotated: rotated)
@@ -64,6 +73,19 @@ public struct TokenEndpoint: Sendable {
             return set
         }
         throw failure(for: response, grant: grant, host: host, secrets: secrets + authed.secrets)
+    }
+
+    /// The kinds of secret a grant's fields carry, for the gate.
+    static func kinds(grant: Grant, fields: [(String, String)], clientSecret: Bool, client: OAuthClient) -> Set<SecretKind> {
+        var kinds: Set<SecretKind> = [.grantCode]
+        switch grant {
+        case .refresh: kinds.insert(.refreshToken)
+        case .password: kinds.insert(.password)
+        default: break
+        }
+        if fields.contains(where: { $0.0 == "client_assertion" }) { kinds.insert(.clientAssertion) }
+        else if clientSecret { kinds.insert(.clientSecret) }
+        return kinds
     }
 
     /// Sends a request, mapping transport errors to `AuthFailure`.
@@ -81,6 +103,9 @@ public struct TokenEndpoint: Sendable {
     /// refresh tokens may have spent this one (a renewal stopped with Ctrl-Z past the timeout
     /// said so while its account was already dead).
     static func failure(for error: HTTPError, grant: Grant) -> AuthFailure {
+        if case .refused(let refusal) = error {
+            return AuthFailure(refusal.errorClass, code: refusal.code, remedy: refusal.description)
+        }
         let mayHaveArrived: Bool
         switch error {
         case .timedOut: mayHaveArrived = true

@@ -17,6 +17,8 @@ public struct TokenSet: Sendable {
     /// Other fields (`client_info`, `ext_expires_in`…), for adapters: scalars as text, objects
     /// as compact JSON text.
     public var extra: [String: String]
+    /// Where the grant was made (`TokenEndpoint.home`), recorded with its refresh token.
+    public var home: GrantHome?
 
     public init(accessToken: Secret, tokenType: String, expiresIn: Int64?, refreshToken: Secret?, idToken: Secret?,
                 scope: [String]?, extra: [String: String] = [:]) {
@@ -73,7 +75,7 @@ public struct TokenSet: Sendable {
         let expiry = now + .seconds(expiresIn ?? 3600)
         let access = AccessToken(id: makeID(), value: accessToken, scopes: scope ?? requestedScopes,
                                  tokenType: tokenType, obtainedAt: now, expiresAt: expiry)
-        let refresh = refreshToken.map { RefreshToken(id: makeID(), value: $0, generation: 1, obtainedAt: now) }
+        let refresh = refreshToken.map { RefreshToken(id: makeID(), value: $0, generation: 1, obtainedAt: now, home: home) }
         return Credentials(accessTokens: [access], refreshToken: refresh, idTokenClaims: idTokenClaims)
     }
 }

@@ -67,11 +67,13 @@ struct FlowRunner: Sendable {
         AuthFailure(.needsInteraction, code: "no_refresh_token", remedy: "it holds no refresh token; sign in again: `authdeck login \(profileId)`")
     }
 
-    /// The refresh grant with the account's refresh token.
-    func refresh(_ stored: StoredAccount, scopes: [String], profileId: String) async throws -> TokenSet {
+    /// The refresh grant with the account's refresh token, sent only to the token's home
+    /// (`legacyHome` for a token stored before homes were recorded).
+    func refresh(_ stored: StoredAccount, scopes: [String], profileId: String, legacyHome: GrantHome? = nil) async throws -> TokenSet {
         guard let refresh = stored.credentials.refreshToken else { throw Self.noRefreshToken(profileId: profileId) }
         return try await token.request([("grant_type", "refresh_token"), ("refresh_token", refresh.value.exposedValue),
                                         ("scope", scopes.joined(separator: " "))],
-                                       grant: .refresh, secrets: [refresh.value.exposedValue], now: context.clock.now())
+                                       grant: .refresh, secrets: [refresh.value.exposedValue], home: refresh.home ?? legacyHome,
+                                       now: context.clock.now())
     }
 }

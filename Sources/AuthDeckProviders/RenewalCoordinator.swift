@@ -173,7 +173,9 @@ public struct RenewalCoordinator: Sendable {
             guard value != current.credentials.refreshToken?.value else { return }
             var early = current.credentials
             let generation = (current.credentials.refreshToken?.generation ?? 0) + 1
-            early.refreshToken = RefreshToken(id: UUIDString.make(), value: value, generation: generation, obtainedAt: clock.now())
+            // Issued where the spent one was sent, which its home admitted.
+            early.refreshToken = RefreshToken(id: UUIDString.make(), value: value, generation: generation, obtainedAt: clock.now(),
+                                              home: current.credentials.refreshToken?.home)
             let event = DeckEvent(at: clock.now(), kind: .refreshed, accountId: current.account.id, providerId: current.account.providerId,
                                   detail: "refresh token rotated to generation \(generation) (kept as the provider answered)")
             heard.credentials.withLock { $0 = early }

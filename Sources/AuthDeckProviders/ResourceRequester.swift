@@ -81,6 +81,9 @@ public struct ResourceRequester: Sendable {
                 r.headers += credential.headers
                 r.cookieJar = credential.cookieJar
                 r.tls = tls
+                // Only to the origin the person named, over https or loopback http.
+                r.passage = SecretPassage(credential.cookieJar == nil ? [.accessToken] : [.accessToken, .cookie],
+                                          home: GrantHome(issuer: nil, origins: [request.url].compactMap(GrantHome.origin(of:))))
             } else {
                 r.cookieJar = nil
                 r.tls = TLSOptions()

@@ -442,10 +442,10 @@ extension DeckStore: AccountStore {
         }
         try each("SELECT t.account_id, t.id, \(value), t.generation, t.obtained_at, t.expires_at\(owner)" + scope.clause("refresh_tokens", owner: openSecrets), account: 0) { row, index in
             let id = row.string(1)
-            let token = RefreshToken(
-                id: id, value: try open(row, 2, account: row.string(0),
-                                        SealingContext.refreshToken(row.string(0), id, provider: row.string(6), subject: row.string(7))),
-                generation: Int(row.int64(3)), obtainedAt: row.instant(4), expiresAt: row.optionalInstant(5))
+            let (secret, home) = RefreshTokenPlaintext.opened(try open(row, 2, account: row.string(0),
+                                                                       SealingContext.refreshToken(row.string(0), id, provider: row.string(6), subject: row.string(7))))
+            let token = RefreshToken(id: id, value: secret, generation: Int(row.int64(3)), obtainedAt: row.instant(4),
+                                     expiresAt: row.optionalInstant(5), home: home)
             try apply(index) { $0.refreshToken = token }
         }
         try each("SELECT t.id, t.account_id, t.name, \(value), t.domain, t.path, t.expires_at, t.secure, t.http_only" + scope.clause("cookies", order: "name"), account: 1) { row, index in
@@ -493,7 +493,7 @@ extension DeckStore: AccountStore {
         }
         if let r = c.refreshToken {
             try db.cachedStatement(sql: "INSERT INTO refresh_tokens (account_id, id, sealed_value, generation, obtained_at, expires_at) VALUES (?,?,?,?,?,?)")
-                .execute(arguments: [accountId, r.id, try box.sealString(r.value, context: SealingContext.refreshToken(accountId, r.id, provider: provider, subject: subject)),
+                .execute(arguments: [accountId, r.id, try box.sealString(RefreshTokenPlaintext.sealed(r.value, home: r.home), context: SealingContext.refreshToken(accountId, r.id, provider: provider, subject: subject)),
                                      r.generation, r.obtainedAt.secondsSinceEpoch, r.expiresAt?.secondsSinceEpoch])
         }
         for k in c.cookies {

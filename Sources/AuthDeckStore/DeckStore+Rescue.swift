@@ -194,7 +194,8 @@ extension DeckStore {
         ]
         if let r = c.refreshToken {
             out["refresh_token"] = ["id": r.id, "value": r.value.exposedValue, "generation": r.generation,
-                                    "obtained": time(r.obtainedAt), "expires": time(r.expiresAt)] as [String: Any]
+                                    "obtained": time(r.obtainedAt), "expires": time(r.expiresAt),
+                                    "home": r.home.map { $0.encoded as Any } ?? NSNull()] as [String: Any]
         }
         return out
     }
@@ -211,7 +212,8 @@ extension DeckStore {
         if let r = o["refresh_token"] as? [String: Any] {
             guard let id = r["id"] as? String, let value = r["value"] as? String, let generation = r["generation"] as? Int,
                   let obtained = time(r["obtained"]) else { return nil }
-            c.refreshToken = RefreshToken(id: id, value: Secret(value), generation: generation, obtainedAt: obtained, expiresAt: time(r["expires"]))
+            c.refreshToken = RefreshToken(id: id, value: Secret(value), generation: generation, obtainedAt: obtained, expiresAt: time(r["expires"]),
+                                          home: (r["home"] as? String).flatMap(GrantHome.init(encoded:)))
         }
         c.idTokenClaims = o["claims"] as? [String: String] ?? [:]
         for k in o["cookies"] as? [[String: Any]] ?? [] {

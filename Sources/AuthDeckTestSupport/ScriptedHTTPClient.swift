@@ -32,7 +32,7 @@ public final class ScriptedHTTPClient: HTTPClient, Sendable {
         return Dictionary(FormEncoding.decode(body) ?? [], uniquingKeysWith: { a, _ in a })
     }
 
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    public func transmit(_ request: HTTPRequest) async throws -> HTTPResponse {
         sent.withLock { $0.append(request) }
         let key = "\(request.method) \(request.url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? request.url)"
         let answer: Answer? = routes.withLock { routes in

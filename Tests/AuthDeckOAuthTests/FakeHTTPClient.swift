@@ -17,7 +17,7 @@ final class FakeHTTPClient: HTTPClient, @unchecked Sendable {
         HTTPResponse(status: status, headers: [HTTPHeader("Content-Type", contentType)] + headers, body: Array(body.utf8))
     }
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func transmit(_ request: HTTPRequest) async throws -> HTTPResponse {
         let answer: (HTTPRequest) throws -> HTTPResponse = try lock.withLock {
             requests.append(request)
             guard !answers.isEmpty else { throw HTTPError.transport(code: 7, message: "no scripted answer", host: "fake") }

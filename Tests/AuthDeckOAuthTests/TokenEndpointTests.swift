@@ -155,11 +155,14 @@ import Synchronization
             let tokens = try await endpoint.request(grant, grant: .password, secrets: ["PW-SECRET-1"], now: now)
             #expect(tokens.accessToken == Secret("at") && http.requests.count == 1, "\(url)")
         }
-        // Only the password grant is held to it here.
+        // Issue 38: every grant is held to it now (a grant's answer is a token, and a refresh
+        // token or client secret went to a plain-http token endpoint that discovery named).
         let http = FakeHTTPClient(json: [(200, #"{"access_token":"at","token_type":"Bearer","expires_in":60}"#)])
-        _ = try await TokenEndpoint(url: "http://idp.example/token", client: OAuthClient(id: "c", authentication: .none), http: http)
-            .request([("grant_type", "client_credentials")], grant: .clientCredentials, secrets: [], now: now)
-        #expect(http.requests.count == 1)
+        await #expect(throws: AuthFailure.self) {
+            _ = try await TokenEndpoint(url: "http://idp.example/token", client: OAuthClient(id: "c", authentication: .none), http: http)
+                .request([("grant_type", "client_credentials")], grant: .clientCredentials, secrets: [], now: now)
+        }
+        #expect(http.requests.isEmpty)
     }
 
     @Test func secretsAreRedactedFromServerText() async {

@@ -55,7 +55,8 @@ public struct AzureADAdapter: ProviderAdapter {
     var scopes: [String] { profile.scopes.isEmpty ? ["openid", "profile", "offline_access"] : profile.scopes }
 
     var tokenEndpoint: TokenEndpoint {
-        var t = TokenEndpoint(url: endpoints.token, client: client, http: context.http, refine: AzureADErrors.refine)
+        var t = TokenEndpoint(url: endpoints.token, client: client, http: context.http,
+                              issuer: "\(endpoints.authority)/\(endpoints.segment)", refine: AzureADErrors.refine)
         t.extraFields = [("client_info", "1")]
         return t
     }

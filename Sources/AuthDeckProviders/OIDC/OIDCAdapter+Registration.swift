@@ -82,7 +82,7 @@ extension OIDCAdapter: ClientRegistrationHolder {
         // Two first sign-ins at once (two terminals) each register: the one stored first wins,
         // and the other's client is deleted at the issuer rather than orphaned there.
         if let earlier = try storedRegistration(meta) {
-            try? await ClientRegistration(endpoint: endpoint, http: context.http).delete(registered)
+            try? await ClientRegistration(endpoint: endpoint, http: context.http).delete(registered, home: registrationHome(issuer: meta.issuer))
             return earlier
         }
         let stored = StoredRegistration(registered: registered, issuer: meta.issuer, registeredAt: context.clock.now())
@@ -105,9 +105,19 @@ extension OIDCAdapter: ClientRegistrationHolder {
     public func unregister() async throws -> String? {
         guard settings.client == nil, let store = context.providerSecrets,
               let stored = try StoredRegistration.load(profile.id, from: store) else { return nil }
-        try await ClientRegistration(endpoint: stored.registered.clientURI ?? "", http: context.http).delete(stored.registered)
+        try await ClientRegistration(endpoint: stored.registered.clientURI ?? "", http: context.http)
+            .delete(stored.registered, home: registrationHome(issuer: stored.issuer))
         try StoredRegistration.forget(profile.id, in: store)
         return stored.summary
+    }
+
+    /// Where a registration access token may go: the issuer's origin and the hosts config names
+    /// in `options.registration_host` (comma-separated; https).
+    func registrationHome(issuer: String) -> GrantHome {
+        let named = (profile.options["registration_host"] ?? "").split(separator: ",")
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            .map { $0.contains("://") ? $0 : "https://" + $0 }
+        return GrantHome(issuer: issuer, origins: ([issuer] + named).compactMap(GrantHome.origin(of:)))
     }
 
     /// The grant a flow needs from the registration (nil: none of its own).

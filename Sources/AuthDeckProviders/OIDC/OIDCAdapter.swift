@@ -27,7 +27,7 @@ public struct OIDCAdapter: ProviderAdapter {
     var scopes: [String] { profile.scopes.isEmpty ? ["openid"] : profile.scopes }
 
     func tokenEndpoint(_ meta: ProviderMetadata, _ client: OAuthClient) -> TokenEndpoint {
-        TokenEndpoint(url: meta.tokenEndpoint, client: client, http: context.http)
+        TokenEndpoint(url: meta.tokenEndpoint, client: client, http: context.http, issuer: meta.issuer.isEmpty ? nil : meta.issuer)
     }
 
     public func signIn(flow: SignInFlow, presenter: any SignInPresenter, options: SignInOptions) async throws -> SignInResult {
@@ -121,7 +121,7 @@ public struct OIDCAdapter: ProviderAdapter {
         if stored.credentials.extras["grant"]?.exposedValue == "client_credentials" {
             return try await runner.client(scopes: requested).credentials(now: now, requestedScopes: requested, idTokenClaims: [:])
         }
-        let tokens = try await runner.refresh(stored, scopes: requested, profileId: profile.id)
+        let tokens = try await runner.refresh(stored, scopes: requested, profileId: profile.id, legacyHome: legacyHome(stored))
         var claims: [String: String] = [:]
         if let idToken = tokens.idToken {
             // The new refresh token must be kept whatever the id_token says (the old one is
@@ -137,14 +137,23 @@ public struct OIDCAdapter: ProviderAdapter {
         return tokens.credentials(now: now, requestedScopes: requested, idTokenClaims: claims)
     }
 
+    /// The home of a refresh token stored before homes were recorded: the issuer the
+    /// account's subject (`iss|sub`) names, so it still goes to no other issuer.
+    func legacyHome(_ stored: StoredAccount) -> GrantHome? {
+        let parts = stored.account.subject.split(separator: "|", maxSplits: 1)
+        guard parts.count == 2 else { return nil }
+        return GrantHome(issuer: String(parts[0]), origins: [])
+    }
+
     public func revoke(_ stored: StoredAccount) async throws {
         let meta = try await resolver.metadata(for: profile)
         guard let endpoint = meta.revocationEndpoint else {
             throw RevocationUnavailable(reason: "the issuer names no revocation endpoint")
         }
-        let revocation = Revocation(endpoint: endpoint, client: try await client(for: meta), http: context.http)
+        let revocation = Revocation(endpoint: endpoint, client: try await client(for: meta), http: context.http,
+                                    issuer: meta.issuer.isEmpty ? nil : meta.issuer)
         if let refresh = stored.credentials.refreshToken {
-            try await revocation.revoke(refresh.value, hint: "refresh_token", now: context.clock.now())
+            try await revocation.revoke(refresh.value, hint: "refresh_token", home: refresh.home ?? legacyHome(stored), now: context.clock.now())
         }
         for token in stored.credentials.accessTokens where token.isValid(at: context.clock.now(), skew: .seconds(0)) {
             try await revocation.revoke(token.value, hint: "access_token", now: context.clock.now())
