@@ -1,0 +1,63 @@
+import Testing
+import Foundation
+import AuthDeckCore
+import AuthDeckStore
+import AuthDeckTestSupport
+import AuthDeckPlatform
+
+/// What a script author reads from the real `authdeck` binary (issue 39): one vocabulary in
+/// JSON, durations that say what was asked, errors that name what they are about.
+@Suite struct ScriptOutputTests {
+    let dir = TempDirectory("authdeck-script")
+    let fixture: DeckFixture
+    let runner: BinaryRunner
+    let store: DeckStore
+    var configPath: String { dir.file("config/authdeck/config.toml") }
+
+    /// Seeds the fixture accounts (relative to the real clock, as the binary uses it).
+    init() throws {
+        runner = BinaryRunner.authdeck(home: dir)
+        fixture = DeckFixture(now: SystemClock().now())
+        store = try DeckStore.open(StoreLocation.resolve(storeFlag: nil, environment: runner.environment), clock: SystemClock())
+        for stored in fixture.accounts { try store.insert(stored) }
+        try FileManager.default.createDirectory(atPath: dir.file("config/authdeck"), withIntermediateDirectories: true)
+        try DeckFixture.configTOML.write(toFile: configPath, atomically: true, encoding: .utf8)
+    }
+
+    func run(_ args: String...) throws -> BinaryRunner.Result { try runner.run(args) }
+
+    func jsonArray(_ text: String) throws -> [[String: Any]] {
+        try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]], "\(text)")
+    }
+
+    func jsonObject(_ text: String) throws -> [String: Any] {
+        try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "\(text)")
+    }
+
+    /// Item 13: a failed renewal's event detail said `needsInteraction` in `events --json`,
+    /// where authdeck(1) documents `needs_interaction`; an event written that way by an
+    /// earlier version is printed in the documented spelling too.
+    @Test func eventDetailsUseTheDocumentedErrorClassSpelling() throws {
+        let now = SystemClock().now()
+        let id = "work/0000beef"
+        try store.insert(StoredAccount(
+            account: Account(id: id, providerId: "work", subject: "s-beef", username: "beef@example.jp", createdAt: now - .hours(2),
+                             lastSignInAt: now - .hours(2)),
+            credentials: Credentials(accessTokens: [AccessToken(id: "at-beef", value: Secret("at-beef"), scopes: ["openid"],
+                                                                obtainedAt: now - .hours(2), expiresAt: now - .hours(1))])))
+        #expect(try run("refresh", id).status == 3)
+        try store.append(DeckEvent(at: now, kind: .refreshFailed, accountId: id, providerId: "work",
+                                   detail: "needsInteraction AADSTS70008: the grant expired or was revoked — sign in again"))
+        let r = try run("events", "--json", "--account", id)
+        #expect(r.status == 0, "\(r.stderr)")
+        let details = try jsonArray(r.stdout).filter { $0["kind"] as? String == "refresh_failed" }.compactMap { $0["detail"] as? String }
+        #expect(details.count == 2, "\(r.stdout)")
+        #expect(details.contains { $0.hasPrefix("needs_interaction no_refresh_token: ") }, "\(details)")
+        #expect(details.contains { $0.hasPrefix("needs_interaction AADSTS70008: ") }, "\(details)")
+        #expect(!r.stdout.contains("needsInteraction"), "\(r.stdout)")
+        // The table says both as sentences, whichever spelling the row holds.
+        let table = try run("events", "--account", id).stdout
+        #expect(table.contains("renewal failed: the grant expired or was revoked — sign in again (AADSTS70008)"), "\(table)")
+        #expect(!table.contains("needs_interaction") && !table.contains("needsInteraction"), "\(table)")
+    }
+}
