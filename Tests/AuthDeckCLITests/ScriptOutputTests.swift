@@ -60,4 +60,28 @@ import AuthDeckPlatform
         #expect(table.contains("renewal failed: the grant expired or was revoked — sign in again (AADSTS70008)"), "\(table)")
         #expect(!table.contains("needs_interaction") && !table.contains("needsInteraction"), "\(table)")
     }
+
+    /// Item 12: `prune --older-than 1m` read as one minute and said "unused for 0 days" of
+    /// accounts used minutes ago. A span under an hour needs --force; w, d and h are read; the
+    /// reason says the span that was asked.
+    @Test func pruneOlderThanSaysWhatWasAskedAndRefusesMinutes() throws {
+        let minute = try run("prune", "--dry-run", "--older-than", "1m")
+        #expect(minute.status == 2, "\(minute.stdout) \(minute.stderr)")
+        #expect(minute.stderr.contains("--older-than 1m is 1m 00s (m is minutes; a month is 30d)"), "\(minute.stderr)")
+        #expect(minute.stderr.contains("--force"), "\(minute.stderr)")
+        #expect(minute.stdout.isEmpty)
+        let forced = try run("prune", "--dry-run", "--older-than", "1m", "--force", "--reason", "unused", "--json")
+        #expect(forced.status == 0, "\(forced.stderr)")
+        let recent = try jsonObject(forced.stdout)["pruned"] as? [[String: Any]] ?? []
+        let taro = try #require(recent.first { $0["id"] as? String == "work/0000a001" }, "\(forced.stdout)")
+        #expect(taro["detail"] as? String == "unused for less than a day (older than 1m)", "\(taro)")
+        for (span, said) in [("2w", "14d"), ("90d", "90d"), ("12h", "12h")] {
+            let r = try run("prune", "--dry-run", "--older-than", span, "--reason", "unused", "--json")
+            #expect(r.status == 0, "\(span): \(r.stderr)")
+            let pruned = try jsonObject(r.stdout)["pruned"] as? [[String: Any]] ?? []
+            let old = try #require(pruned.first { $0["id"] as? String == "work/0000a013" }, "\(span): \(r.stdout)")
+            #expect(old["detail"] as? String == "unused for 100 days (older than \(said))", "\(span): \(old)")
+        }
+        #expect(try run("prune", "--dry-run", "--force").status == 2)
+    }
 }
