@@ -84,4 +84,37 @@ import AuthDeckPlatform
         }
         #expect(try run("prune", "--dry-run", "--force").status == 2)
     }
+
+    /// Item 9: `token --json` gives the token with its type, expiry, scopes and account (as
+    /// `az account get-access-token`); the front hands `--json` to authdeck-full wherever it
+    /// stands. `use --json` lists the defaults; `exec --help` says why it has no `--json`.
+    @Test func tokenAndUseSpeakJSONAndExecSaysWhyNot() throws {
+        for args in [["token", "work/0000a001", "--json"], ["token", "--json", "work/0000a001"]] {
+            let r = try runner.run(args)
+            #expect(r.status == 0, "\(args): \(r.stderr)")
+            let o = try jsonObject(r.stdout)
+            #expect(o["access_token"] as? String == fixture.validTokenValue, "\(args)")
+            #expect(o["token_type"] as? String == "Bearer")
+            #expect(o["scopes"] as? [String] == ["User.Read", "openid"], "\(o)")
+            #expect(o["account"] as? String == "work/0000a001" && o["provider"] as? String == "work")
+            #expect(o["username"] as? String == "taro@contoso.com" && o["realm"] as? String == DeckFixture.prodTenant, "\(o)")
+            #expect(o["expires_at"] as? String == (fixture.now + .hours(2)).iso8601, "\(o)")
+            let left = try #require(o["expires_in_seconds"] as? Int, "\(o)")
+            #expect(left > 7000 && left <= 7200, "\(left)")
+        }
+        // The plain form is still the token alone.
+        #expect(try run("token", "work/0000a001").stdout == fixture.validTokenValue + "\n")
+
+        #expect(try jsonArray(try run("use", "--json").stdout).isEmpty)
+        let set = try run("use", "work/0000a001", "--json")
+        #expect(set.status == 0, "\(set.stderr)")
+        let defaults = try jsonArray(set.stdout)
+        #expect(defaults.count == 1 && defaults[0]["provider"] as? String == "work" && defaults[0]["account"] as? String == "work/0000a001"
+                && defaults[0]["username"] as? String == "taro@contoso.com", "\(set.stdout)")
+        #expect(try jsonArray(try run("use", "--json").stdout).count == 1)
+        #expect(try jsonArray(try run("use", "--clear", "work", "--json").stdout).isEmpty)
+
+        let help = try run("exec", "--help")
+        #expect(help.stdout.contains("There is no --json"), "\(help.stdout)")
+    }
 }
