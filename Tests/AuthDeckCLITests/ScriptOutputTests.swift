@@ -117,4 +117,14 @@ import AuthDeckPlatform
         let help = try run("exec", "--help")
         #expect(help.stdout.contains("There is no --json"), "\(help.stdout)")
     }
+
+    /// Item 15: `--config /nonexistent` said only "no such file"; it names the config file.
+    @Test func aMissingConfigFileIsNamedAsTheConfigFile() throws {
+        let path = dir.file("nowhere/config.toml")
+        for (args, env) in [(["accounts", "--config", path], [String: String]()), (["accounts"], ["AUTHDECK_CONFIG": path])] {
+            let r = try runner.run(args, env: env)
+            #expect(r.status == 1, "\(r.stderr)")
+            #expect(r.stderr.contains("\(path): no such config file (named by --config or AUTHDECK_CONFIG)"), "\(r.stderr)")
+        }
+    }
 }
