@@ -61,4 +61,26 @@ import AuthDeckPlatform
         #expect(log.contains("expiring \(id)\n"), "\(log)")
         #expect(!log.contains("needs_sign_in \(id)\n"), "\(log)")
     }
+
+    /// Issue 39, item 5: a token that cannot renew, inside the clock-skew margin (60 s here),
+    /// read "expired" beside "in 30s". It is expired — `token` no longer prints it — and every
+    /// front says so with the time it lapsed for authdeck, never a countdown.
+    @Test func insideTheMarginWithoutRenewalIsExpiredWithoutACountdown() throws {
+        let now = SystemClock().now()
+        let id = "fb/0000fb06"
+        try store.insert(StoredAccount(
+            account: Account(id: id, providerId: "fb", subject: "fb-6", username: "fb-user-6", createdAt: now - .hours(1),
+                             lastSignInAt: now - .hours(1)),
+            credentials: Credentials(accessTokens: [AccessToken(id: "at-fb6", value: Secret("at-fb6-Zq8"), scopes: ["public_profile"],
+                                                                tokenType: "bearer", obtainedAt: now - .hours(1), expiresAt: now + .seconds(40))])))
+        let json = try row(id)
+        #expect(json["state"] as? String == "expired", "\(json)")
+        let left = try #require(json["expires_in_seconds"] as? Int, "\(json)")
+        #expect(left <= 0, "expired, yet \(left) s to go: \(json)")
+        let table = try run("accounts").stdout
+        let line = try #require(table.split(separator: "\n").first { $0.contains("fb-user-6") }, "\(table)")
+        #expect(line.contains("expired") && !line.contains("in "), "\(line)")
+        #expect(line.contains("ago"), "\(line)")
+        #expect(try run("token", id).status == 3)
+    }
 }
