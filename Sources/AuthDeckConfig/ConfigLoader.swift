@@ -14,7 +14,10 @@ public enum ConfigLoader {
     public static func load(path: String, required: Bool) throws -> DeckConfig {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            if required { throw ConfigError(path: path, location: nil, problem: "no such file") }
+            if required {
+                throw ConfigError(path: path, location: nil, problem: "no such config file (named by --config or AUTHDECK_CONFIG): "
+                                  + "give an existing file, or neither to read the default config.toml")
+            }
             return DeckConfig(path: path, fileExists: false)
         }
         // (It said "cannot read the file (permissions?)" for a directory.)

@@ -36,7 +36,13 @@ public struct DeckAssessment: Equatable, Sendable {
                                             silentRenewal: silentRenewal(stored), staleReason: stale[stored.account.id])
             let usable = stored.credentials.hasUsableCredential(at: now, skew: statePolicy.clockSkew)
             let until = usable ? stored.credentials.usableUntil(at: now, skew: statePolicy.clockSkew) : nil
-            let expiry = until ?? stored.credentials.lastExpiry
+            var expiry = until ?? stored.credentials.lastExpiry
+            // Expired inside the clock-skew margin (it cannot renew, so it is not "renew due"):
+            // authdeck stopped presenting it `skew` before its expiry, and that is the time
+            // shown — "expired" beside "in 6s" said two things in `accounts`, JSON and the deck.
+            // Not "expiring soon" with its countdown: `token` refuses it already, and a state
+            // must say what `token` does.
+            if case .expired = state, let lapse = expiry, lapse > now { expiry = lapse - statePolicy.clockSkew }
             if let at = Self.nextChange(stored, statePolicy: statePolicy, pruneSettings: pruneSettings, now: now),
                at < changesAt ?? at + .seconds(1) { changesAt = at }
             entries.append(Entry(stored: stored, state: state, usableUntil: until, expiry: expiry))

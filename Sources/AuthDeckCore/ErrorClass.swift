@@ -22,6 +22,14 @@ public enum ErrorClass: String, CaseIterable, Sendable, Codable {
         }
     }
 
+    /// The class named either way: its `--json` name, or the raw value older events and the
+    /// store's column hold. Why both: a renewal failure's event detail begins with the class,
+    /// and events written before the JSON spelling was used there are still in the store.
+    public init?(named name: some StringProtocol) {
+        guard let found = ErrorClass.allCases.first(where: { $0.jsonName == name || $0.rawValue == name }) else { return nil }
+        self = found
+    }
+
     /// The process exit status a command uses when it fails with this class.
     public var exitCode: Int32 {
         switch self {

@@ -84,7 +84,7 @@ public enum PrunePolicy {
             let created = stored.account.createdAt
             let last = max(stored.account.lastUsedAt ?? created, stored.account.lastSignInAt ?? created, created)
             if last + unusedAfter <= now {
-                return .unused(days: Int((now - last).seconds / 86_400))
+                return .unused(days: Int((now - last).seconds / 86_400), limit: unusedAfter)
             }
         }
         return nil

@@ -8,8 +8,11 @@ public enum PruneReason: Equatable, Hashable, Sendable {
     case wrongTenant(expected: String, actual: String)
     /// Another account of the same provider has the same subject; `keptId` stays.
     case duplicate(keptId: String)
-    /// Not used for at least `days` days.
-    case unused(days: Int)
+    /// Not used for `days` whole days, which is at least `limit` (`[prune] unused_after` or
+    /// `--older-than`). The limit is kept so the sentence says what was asked: "unused for 0
+    /// days" read as a bug for accounts used minutes ago under `--older-than 1m`. Whole days,
+    /// not seconds, so the verdict compares equal from one second to the next.
+    case unused(days: Int, limit: TimeSpan)
     /// Its provider is no longer in the config.
     case providerRemoved(providerId: String)
 
@@ -34,7 +37,9 @@ public enum PruneReason: Equatable, Hashable, Sendable {
         case .renewalRejected(let since): return "renewal rejected since \(since.iso8601); nobody signed in again"
         case .wrongTenant(let expected, let actual): return "wrong tenant: \(actual), provider expects \(expected)"
         case .duplicate(let keptId): return "duplicate of \(keptId)"
-        case .unused(let days): return "unused for \(days) days"
+        case .unused(let days, let limit):
+            let idle = days == 0 ? "less than a day" : days == 1 ? "1 day" : "\(days) days"
+            return "unused for \(idle) (older than \(limit))"
         case .providerRemoved(let providerId): return "provider \"\(providerId)\" is no longer configured"
         }
     }

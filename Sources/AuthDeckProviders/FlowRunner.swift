@@ -64,7 +64,8 @@ struct FlowRunner: Sendable {
 
     /// What a renewal without a refresh token says: only a person can help.
     static func noRefreshToken(profileId: String) -> AuthFailure {
-        AuthFailure(.needsInteraction, code: "no_refresh_token", remedy: "it holds no refresh token; sign in again: `authdeck login \(profileId)`")
+        AuthFailure(.needsInteraction, code: "no_refresh_token", remedy: "it holds no refresh token; sign in again: `authdeck login \(profileId)`",
+                    providerAsked: false)
     }
 
     /// The refresh grant with the account's refresh token, sent only to the token's home

@@ -111,9 +111,10 @@ public struct RenewalCoordinator: Sendable {
                                       remedy: "\(account.id) was renewed by another process meanwhile; nothing is wrong with it")
                 }
                 let event = DeckEvent(at: clock.now(), kind: .refreshFailed, accountId: account.id, providerId: account.providerId,
-                                      detail: "\(failure.errorClass.rawValue) \(failure.code): \(failure.remedy)")
+                                      detail: "\(failure.errorClass.jsonName) \(failure.code): \(failure.remedy)")
+                // Neither a blip nor what the account holds restated (`providerAsked`) marks it.
                 try? store.recordFailure(accountId: account.id,
-                                         error: failure.errorClass == .transient ? nil : failure.accountError(at: clock.now()),
+                                         error: failure.errorClass == .transient || !failure.providerAsked ? nil : failure.accountError(at: clock.now()),
                                          event: event)
                 throw failure
             }

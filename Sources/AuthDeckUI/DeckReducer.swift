@@ -3,6 +3,16 @@ import AuthDeckLook
 
 /// The deck's update function: decides, never does. Same state and action, same result.
 public enum DeckReducer {
+    /// A failure is said at once (it changes no row); a success waits in `heldMessage` for
+    /// the rows that show it, so the status line and the table agree in every frame.
+    static func say(_ state: inout DeckState, _ failure: String?, held success: String, waitingFor id: String?) {
+        if let failure {
+            state.message = failure
+        } else {
+            state.heldMessage = DeckState.HeldMessage(text: success, accountId: id)
+        }
+    }
+
     /// Staying signed in while the deck is open: accounts whose `renewAt` has come are renewed
     /// silently, with a note in the status line — not while one runs, and not before the date
     /// the last renewal's pacing gave (after failures, a back-off; after a success that left
@@ -39,6 +49,7 @@ public enum DeckReducer {
             state.reloadAt = changesAt
             keepSelection(&state, near: place)
             state.selectedProvider = min(state.selectedProvider, max(0, providers.count - 1))
+            if let held = state.heldMessage { (state.message, state.heldMessage) = (held.text, nil) }
             return []
         case let .rowsUpdated(ids, rows, changesAt):
             let place = selectedPlace(state)
@@ -49,12 +60,13 @@ public enum DeckReducer {
             state.providers = DeckSnapshot.tally(state.rows, providers: state.providers)
             if let changesAt, changesAt < state.reloadAt ?? changesAt + .seconds(1) { state.reloadAt = changesAt }
             keepSelection(&state, near: place)
+            if let held = state.heldMessage, let id = held.accountId, asked.contains(id) { (state.message, state.heldMessage) = (held.text, nil) }
             return []
         case let .renewFinished(id, failure, retryAt):
             state.busy.removeValue(forKey: id)
             state.renewNotBefore[id] = retryAt
             let name = state.accountName(id)
-            state.message = failure.map { "\(name): \($0)" } ?? "Renewed \(name)."
+            say(&state, failure.map { "\(name): \($0)" }, held: "Renewed \(name).", waitingFor: id)
             // Only its row (and its duplicates') changed: read those, not the whole store.
             return [.refreshRows(ids: [id])]
         case let .signInPrompt(id, prompt):
@@ -92,12 +104,12 @@ public enum DeckReducer {
             if id.hasPrefix("new:") {
                 let provider = String(id.dropFirst(4))
                 let added = account.map { existing ? "Signed in \($0) again (it was already in the deck)." : "Added \($0)." }
-                state.message = failure.map { "\(provider): \($0)" } ?? added ?? "Added an account to \(provider)."
+                say(&state, failure.map { "\(provider): \($0)" }, held: added ?? "Added an account to \(provider).", waitingFor: nil)
                 return [.reload]
             }
             let name = state.accountName(id)
             let other = account.map { "Signed in \($0), another account than \(name), which is unchanged." }
-            state.message = failure.map { "\(name): \($0)" } ?? other ?? "Signed in \(name)."
+            say(&state, failure.map { "\(name): \($0)" }, held: other ?? "Signed in \(name).", waitingFor: nil)
             return [.reload]
         case .pruned(let n):
             state.message = n == 0 ? "Nothing to prune." : "Pruned \(n) account\(n == 1 ? "" : "s"); press u to undo."
@@ -113,7 +125,7 @@ public enum DeckReducer {
         case let .loggedOut(id, failure):
             state.busy.removeValue(forKey: id)
             let name = state.accountName(id)
-            state.message = failure.map { "\(name): \($0)" } ?? "Signed out \(name)."
+            say(&state, failure.map { "\(name): \($0)" }, held: "Signed out \(name).", waitingFor: nil)
             return [.reload]
         case let .qrCode(uri, matrix):
             state.qrURI = uri

@@ -110,7 +110,7 @@ public enum DeckRenderer {
         case "expired": return .expired(renewable: false)
         case "needs_sign_in": return .needsSignIn(reason: "")
         case "failed": return .failed(reason: "")
-        default: return .stale(reason: .unused(days: 0))
+        default: return .stale(reason: .unused(days: 90, limit: .days(90)))
         }
     }
 

@@ -59,7 +59,8 @@ public struct DeckRowDetail: Equatable, Sendable {
         let entry = source.entries[index]
         let a = entry.stored.account, c = entry.stored.credentials
         let profile = source.profiles[a.providerId], skew = source.skew, state = entry.state
-        var detail = ["provider \(a.providerId)\(profile.map { " (\($0.kind.label))" } ?? "") · realm \(a.realm ?? "-") · id \(a.id)"]
+        // No "realm -" where none applies (an OIDC or Facebook account has no tenant).
+        var detail = ["provider \(a.providerId)\(profile.map { " (\($0.kind.label))" } ?? "")\(a.realm.map { " · realm \($0)" } ?? "") · id \(a.id)"]
         for t in c.accessTokens {
             detail.append("token \(t.scopes.joined(separator: " ")) — \(ExpiryText.describe(t.expiresAt, now: now, neverExpires: true))\(t.isValid(at: now, skew: skew) ? "" : " (not usable)")")
         }

@@ -53,6 +53,18 @@ public struct DeckState: Equatable, Sendable {
     public var message: String? { didSet { messageAt = now } }
     /// When `message` was set.
     public var messageAt: Instant?
+    /// A result's message ("Signed in x.", "Renewed x.") waiting for the rows that show the
+    /// result: said at once, the status line claimed a sign-in for a frame while the row still
+    /// read stale. `accountId`: a reread of that account's rows is enough; nil: a whole reload.
+    public var heldMessage: HeldMessage?
+    public struct HeldMessage: Equatable, Sendable {
+        public var text: String
+        public var accountId: String?
+        public init(text: String, accountId: String?) {
+            self.text = text
+            self.accountId = accountId
+        }
+    }
     /// How long a message stays: "Renewed x." an hour later reads as news.
     public static let messageLife = TimeSpan.seconds(30)
     public var storePath: String

@@ -1,15 +1,15 @@
 import AuthDeckCore
 
 /// An event as the detail pane says it: a sentence ("renewal failed: sign in again — …"),
-/// never its stored kind and raw detail (`refresh_failed needsInteraction …`).
+/// never its stored kind and raw detail (`refresh_failed needs_interaction …`).
 public enum EventSentence {
     public static func of(_ e: DeckEvent) -> String {
         let detail = e.detail
         switch e.kind {
         case .refreshFailed:
-            // Written by the renewal as "<class> <code>: <remedy>".
+            // Written by the renewal as "<class> <code>: <remedy>" (the class in either spelling).
             let words = detail.split(separator: " ", maxSplits: 1).map(String.init)
-            guard words.count == 2, let cls = ErrorClass(rawValue: words[0]) else { return joined("renewal failed", detail) }
+            guard words.count == 2, let cls = ErrorClass(named: words[0]) else { return joined("renewal failed", detail) }
             let code = words[1].split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
             let remedy = words[1].dropFirst(code.count + 1).trimmingLeadingSpaces
             // What the class asks only when the remedy does not say it already ("renewal

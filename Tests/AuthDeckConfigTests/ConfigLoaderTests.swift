@@ -187,7 +187,8 @@ import AuthDeckTestSupport
         let dir = TempDirectory()
         let implicit = try ConfigLoader.load(path: dir.file("none.toml"), required: false)
         #expect(!implicit.fileExists && implicit.providers.isEmpty && implicit.knownProviders == nil)
-        #expect(throws: ConfigError(path: dir.file("none.toml"), location: nil, problem: "no such file")) {
+        #expect(throws: ConfigError(path: dir.file("none.toml"), location: nil,
+                                    problem: "no such config file (named by --config or AUTHDECK_CONFIG): give an existing file, or neither to read the default config.toml")) {
             try ConfigLoader.load(path: dir.file("none.toml"), required: true)
         }
     }

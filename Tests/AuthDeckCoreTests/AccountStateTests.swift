@@ -107,8 +107,8 @@ import AuthDeckTestSupport
 
     @Test func staleVerdictWins() {
         let s = stored(Credentials(accessTokens: [at(.hours(1))]))
-        #expect(AccountState.derive(s, policy: policy, now: now, staleReason: .unused(days: 100))
-                == .stale(reason: .unused(days: 100)))
+        #expect(AccountState.derive(s, policy: policy, now: now, staleReason: .unused(days: 100, limit: .days(90)))
+                == .stale(reason: .unused(days: 100, limit: .days(90))))
     }
 
     @Test func fixtureAccountsDeriveToTheirExpectedStates() {
@@ -136,7 +136,7 @@ import AuthDeckTestSupport
 
     @Test func keyIndexIsThePlaceOfTheKeyInAllKeys() {
         let states: [AccountState] = [.signedIn, .expiringSoon, .renewDue, .expired(renewable: true), .expired(renewable: false),
-                                      .needsSignIn(reason: "r"), .failed(reason: "f"), .stale(reason: .unused(days: 3))]
+                                      .needsSignIn(reason: "r"), .failed(reason: "f"), .stale(reason: .unused(days: 3, limit: .days(1)))]
         for state in states { #expect(AccountState.allKeys[state.keyIndex] == state.key) }
         #expect(Set(states.map(\.keyIndex)) == Set(AccountState.allKeys.indices))
     }
@@ -235,7 +235,7 @@ import AuthDeckTestSupport
             t = next
         }
         #expect(seen == [.signedIn, .expiringSoon, .renewDue, .expired(renewable: true), .expired(renewable: false),
-                         .stale(reason: .unused(days: 90))])
+                         .stale(reason: .unused(days: 90, limit: .days(90)))])
     }
 }
 

@@ -25,7 +25,7 @@ import AuthDeckTestSupport
         #expect(byId["prod/0000a008"] == .wrongTenant(expected: DeckFixture.prodTenant, actual: DeckFixture.devTenant))
         #expect(byId["work/0000a009"] == .duplicate(keptId: "work/0000a001"))
         #expect(byId["work/0000a010"] == .renewalRejected(since: now - .days(20)))
-        #expect(byId["work/0000a013"] == .unused(days: 100))
+        #expect(byId["work/0000a013"] == .unused(days: 100, limit: .days(90)))
         #expect(byId["legacy/0000a014"] == .providerRemoved(providerId: "legacy"))
     }
 

@@ -145,7 +145,7 @@ import AuthDeckPlatform
         expectTampered("work/0000a001", edited, "quarantined without the key")
         let (freed, fixture) = try store(after: "SELECT 1")
         let jiro = try #require(fixture.accounts.first { $0.account.id == "work/0000a002" }).account
-        let candidate = PruneCandidate(account: jiro, reason: .unused(days: 90))
+        let candidate = PruneCandidate(account: jiro, reason: .unused(days: 90, limit: .days(90)))
         _ = try freed.quarantine([candidate], at: clock.now()) { _ in [candidate] }
         let queue = try DatabaseQueue(path: freed.location.databasePath)
         try queue.write { db in try db.execute(sql: "UPDATE accounts SET quarantined_at = NULL WHERE id = ?", arguments: [jiro.id]) }
@@ -159,7 +159,7 @@ import AuthDeckPlatform
         // An edited row is not sealed by a prune: it stays refused.
         try queue.close()
         let (tampered, _) = try self.store(after: "UPDATE accounts SET username = 'admin@contoso.com' WHERE id = 'work/0000a002'")
-        let victim = PruneCandidate(account: jiro, reason: .unused(days: 90))
+        let victim = PruneCandidate(account: jiro, reason: .unused(days: 90, limit: .days(90)))
         _ = try tampered.quarantine([victim], at: clock.now()) { _ in [victim] }
         _ = try tampered.restore(ids: [victim.account.id])
         expectTampered(victim.account.id, tampered, "pruned and restored after an edit")

@@ -29,6 +29,7 @@ import AuthDeckLook
         #expect(press(&s, .char("r")) == [], "no second renewal while one runs")
         #expect(DeckReducer.reduce(&s, .renewFinished(id: id, failure: nil)) == [.refreshRows(ids: [id])],
                 "a renewal rereads its own row, not the whole store")
+        DeckTestState.rowsArrive(&s)
         #expect(s.busy[id] == nil && s.message?.hasPrefix("Renewed") == true)
     }
 
@@ -196,6 +197,7 @@ import AuthDeckLook
         #expect(press(&s, .enter) == [.signIn(provider: "sp")])
         #expect(s.modal == nil && s.busy["new:sp"] == "signing in")
         #expect(DeckReducer.reduce(&s, .signInFinished(id: "new:sp", failure: nil)) == [.reload])
+        DeckTestState.rowsArrive(&s)
         #expect(s.busy.isEmpty && s.message == "Added an account to sp.")
     }
 
@@ -205,14 +207,18 @@ import AuthDeckLook
     @Test func signInMessagesNameTheAccountThatSignedIn() {
         var s = DeckTestState.make(width: 120, height: 40)
         _ = DeckReducer.reduce(&s, .signInFinished(id: "new:gl", failure: nil, account: "gl/x@example.jp", existing: true))
+        DeckTestState.rowsArrive(&s)
         #expect(s.message == "Signed in gl/x@example.jp again (it was already in the deck).")
         _ = DeckReducer.reduce(&s, .signInFinished(id: "new:gl", failure: nil, account: "gl/y@example.jp"))
+        DeckTestState.rowsArrive(&s)
         #expect(s.message == "Added gl/y@example.jp.")
         let id = s.rows[0].id
         let name = s.accountName(id)
         _ = DeckReducer.reduce(&s, .signInFinished(id: id, failure: nil, account: "gl/other@example.jp"))
+        DeckTestState.rowsArrive(&s)
         #expect(s.message == "Signed in gl/other@example.jp, another account than \(name), which is unchanged.")
         _ = DeckReducer.reduce(&s, .signInFinished(id: id, failure: nil))
+        DeckTestState.rowsArrive(&s)
         #expect(s.message == "Signed in \(name).")
     }
 

@@ -84,12 +84,16 @@ import AuthDeckConfig
     @Test func messagesNameTheAccount() {
         var s = DeckTestState.make(width: 120, height: 40)
         _ = DeckReducer.reduce(&s, .renewFinished(id: "sp/0000a012", failure: nil))
+        DeckTestState.rowsArrive(&s)
         #expect(s.message == "Renewed sp/taro@contoso.com.")
         _ = DeckReducer.reduce(&s, .renewFinished(id: "work/0000a001", failure: nil))
+        DeckTestState.rowsArrive(&s)
         #expect(s.message == "Renewed work/0000a001.", "work has two taro@contoso.com accounts")
         _ = DeckReducer.reduce(&s, .loggedOut(id: "work/0000a002", failure: nil))
+        DeckTestState.rowsArrive(&s)
         #expect(s.message == "Signed out work/jiro@contoso.com.")
         _ = DeckReducer.reduce(&s, .signInFinished(id: "new:gl", failure: nil, account: "gl/x@example.jp"))
+        DeckTestState.rowsArrive(&s)
         #expect(s.message == "Added gl/x@example.jp.")
         s.selectedID = "work/0000a002"
         _ = DeckReducer.reduce(&s, .key(.char("d")))

@@ -52,10 +52,10 @@ struct EventsCommand: AsyncParsableCommand {
         if json {
             return try Output.json(events.map {
                 EventJSON(id: $0.id, at: $0.at.iso8601, kind: $0.kind.rawValue, account: $0.accountId,
-                          provider: $0.providerId, detail: $0.detail)
+                          provider: $0.providerId, detail: $0.detailInJSONSpelling)
             })
         }
-        // One sentence an event, as the deck's detail pane says it (`needsInteraction
+        // One sentence an event, as the deck's detail pane says it (`needs_interaction
         // no_refresh_token: …` read as a log line); the stored kind and detail are in --json.
         var table = TablePrinter("TIME", "ACCOUNT", "EVENT")
         for e in events { table.add([e.at.iso8601, e.accountId ?? "-", TerminalText.inert(EventSentence.of(e))]) }

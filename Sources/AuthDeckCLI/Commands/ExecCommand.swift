@@ -23,7 +23,12 @@ import Glibc
 struct ExecCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "exec", abstract: "Run COMMAND with fresh credentials of ACCOUNT(s) in its environment.",
-        discussion: "Example: authdeck exec work sp-intranet -- sh -c 'curl -H \"Authorization: Bearer $AUTHDECK_TOKEN_WORK\" -b \"$AUTHDECK_COOKIE_JAR\" …'")
+        discussion: """
+            Example: authdeck exec work sp-intranet -- sh -c 'curl -H "Authorization: Bearer $AUTHDECK_TOKEN_WORK" -b "$AUTHDECK_COOKIE_JAR" …'
+
+            There is no --json: standard output and the exit status are COMMAND's own, untouched, \
+            and authdeck's messages go to standard error. For the token as JSON use `authdeck token ACCOUNT --json`.
+            """)
 
     @OptionGroup var global: GlobalOptions
     @Option(name: .long, parsing: .singleValue, help: ArgumentHelp("Scope every token must carry (repeatable).", valueName: "scope"))

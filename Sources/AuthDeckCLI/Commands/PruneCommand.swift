@@ -21,8 +21,9 @@ struct PruneCommand: AsyncParsableCommand {
             completion: Completions.pruneReasons)
     var reason: [String] = []
     @Option(name: .long, help: ArgumentHelp("Only this provider's accounts.", valueName: "id"), completion: Completions.providers) var provider: String?
-    @Option(name: .long, help: ArgumentHelp("Treat accounts unused this long as stale (e.g. 90d).", valueName: "span"))
+    @Option(name: .long, help: ArgumentHelp("Treat accounts unused this long as stale: w, d, h (e.g. 90d, 2w, 12h); m is minutes.", valueName: "span"))
     var olderThan: String?
+    @Flag(name: .long, help: "Allow an --older-than under an hour.") var force = false
     @Flag(name: .long, help: "Print JSON.") var json = false
     @Argument(help: "With --undo: the accounts to restore (ids or unique prefixes).", completion: Completions.quarantined) var accounts: [String] = []
 
@@ -45,9 +46,18 @@ struct PruneCommand: AsyncParsableCommand {
         if let bad = reason.first(where: { !PruneReason.allKeys.contains($0) }) {
             throw ValidationError("unknown --reason \"\(bad)\"; one of \(PruneReason.allKeys.joined(separator: ", "))")
         }
-        if let olderThan, TimeSpan(parsing: olderThan) == nil {
-            throw ValidationError("--older-than \"\(olderThan)\" is not a duration such as 90d or 12h")
+        if let olderThan {
+            guard let span = TimeSpan(parsing: olderThan) else {
+                throw ValidationError("--older-than \"\(olderThan)\" is not a duration such as 90d, 2w or 12h")
+            }
+            // `1m` is one minute, not a month: every account used more than a minute ago would
+            // go. So short spans are refused unless asked for on purpose.
+            if span < .hours(1), !force {
+                throw ValidationError("--older-than \(olderThan) is \(span.compact) (m is minutes; a month is 30d): "
+                                      + "every account unused that long would be pruned; use --force for a span under an hour")
+            }
         }
+        if force, olderThan == nil { throw ValidationError("--force goes with --older-than (it allows a span under an hour)") }
         if !accounts.isEmpty && !undo { throw ValidationError("ACCOUNT arguments go with --undo") }
     }
 

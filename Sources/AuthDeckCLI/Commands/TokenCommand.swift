@@ -7,8 +7,9 @@ import AuthDeckApp
 
 /// `authdeck token ACCOUNT`: prints a valid access token for scripts, and nothing else.
 ///
-/// stdout carries only the token (so `$(authdeck token work)` is safe); everything else
-/// goes to stderr. An expired token is renewed silently first (single-flight with other
+/// stdout carries only the token (so `$(authdeck token work)` is safe), or with `--json` the
+/// token with what a script checks before using it (as `az account get-access-token` does);
+/// everything else goes to stderr. An expired token is renewed silently first (single-flight with other
 /// processes); exit 3 with the remedy when only a sign-in can help, 4 when the network failed.
 struct TokenCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -18,15 +19,30 @@ struct TokenCommand: AsyncParsableCommand {
     @Argument(help: "Account id, username, provider/username or a unique prefix.", completion: Completions.tokenAccounts) var account: String
     @Option(name: .long, parsing: .singleValue, help: ArgumentHelp("Scope the token must carry (repeatable).", valueName: "scope"))
     var scope: [String] = []
+    @Flag(name: .long, help: "Print JSON: the token with its type, expiry, scopes and account.") var json = false
+
+    /// The `--json` answer. Field names are authdeck(1)'s snake_case, as in `accounts --json`;
+    /// a field with no value is left out (a token that does not expire has no `expires_at`).
+    struct TokenJSON: Encodable {
+        var access_token: String
+        var token_type: String
+        var expires_at: String?
+        var expires_in_seconds: Int64?
+        var scopes: [String]
+        var account: String
+        var provider: String
+        var username: String
+        var realm: String?
+    }
 
     func run() async throws {
-        try await Self.printToken(account: account, scopes: scope, context: DeckContext(global))
+        try await Self.printToken(account: account, scopes: scope, json: json, context: DeckContext(global))
     }
 
     /// The whole command; `AuthDeckMain` calls it directly for `authdeck token ACCOUNT`
     /// without the argument parser. Why: the parser's set-up is reflection-driven and slow, and
     /// this is the command scripts and prompts call most.
-    static func printToken(account: String, scopes scope: [String], context: DeckContext) async throws {
+    static func printToken(account: String, scopes scope: [String], json: Bool = false, context: DeckContext) async throws {
         NetworkWarmup.beginIfDue()
         // The config file's identity is taken before it is read, so an edit in between makes
         // the record stale (the front then defers to this binary) instead of wrongly fresh.
@@ -40,7 +56,12 @@ struct TokenCommand: AsyncParsableCommand {
             try? store.saveSealedRecord(TenantPins(configIdentity: configIdentity, providers: config.providers))
         }
         let token = try await TokenAccess(wiring: context.wiring(store), config: config).token(stored, scopes: scope)
-        Output.raw(token.value.exposedValue + "\n")
+        guard json else { return Output.raw(token.value.exposedValue + "\n") }
+        let a = stored.account
+        try Output.json(TokenJSON(access_token: token.value.exposedValue, token_type: token.tokenType,
+                                  expires_at: token.expiresAt?.iso8601,
+                                  expires_in_seconds: token.expiresAt.map { ($0 - context.clock.now()).seconds },
+                                  scopes: token.scopes, account: a.id, provider: a.providerId, username: a.username, realm: a.realm))
     }
 
     /// A usage error (exit 2) for an account whose provider issues cookies: no sign-in would

@@ -4,7 +4,8 @@ import AuthDeckStore
 
 /// `authdeck use ACCOUNT`: makes ACCOUNT its provider's default, so the provider's id stands for
 /// it wherever ACCOUNT is accepted (`authdeck token work` with two work accounts, a
-/// `[[credential]]` entry's `account = "work"`); `use` alone lists the defaults.
+/// `[[credential]]` entry's `account = "work"`); `use` alone lists the defaults. With `--json`
+/// every form prints the defaults as they are afterwards, so a script reads one shape.
 struct UseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "use", abstract: "Make ACCOUNT its provider's default (a provider id then stands for it); alone, list the defaults.")
@@ -13,6 +14,14 @@ struct UseCommand: AsyncParsableCommand {
     @Argument(help: "The account to make its provider's default.", completion: Completions.accounts) var account: String?
     @Option(name: .long, help: ArgumentHelp("Remove PROVIDER's default.", valueName: "provider"), completion: Completions.providers)
     var clear: String?
+    @Flag(name: .long, help: "Print the defaults (after any change) as JSON.") var json = false
+
+    /// One provider's default in `--json`: snake_case names as in `accounts --json`.
+    struct DefaultJSON: Encodable {
+        var provider: String
+        var account: String
+        var username: String
+    }
 
     func run() async throws {
         let context = DeckContext(global)
@@ -25,22 +34,30 @@ struct UseCommand: AsyncParsableCommand {
                 return Output.raw("\(TerminalText.inert(provider)) has no default account.\n")
             }
             try store.setDefaultAccount(nil, provider: provider)
+            if json { return try Output.json(try Self.defaults(store)) }
             return Output.raw("\(TerminalText.inert(provider)) has no default account now.\n")
         }
         guard let account else {
-            guard let store = try context.openStoreIfPresent() else { return Output.raw("No default accounts.\n") }
-            let rows = try store.accountRows(includeQuarantined: false)
-            let defaults = try store.defaultAccounts(providers: Array(Set(rows.map(\.providerId))).sorted())
-            let shown = defaults.sorted { $0.key < $1.key }.compactMap { provider, id -> String? in
-                guard let row = rows.first(where: { $0.id == id }) else { return nil }
-                return "\(provider)  \(id)  \(TerminalText.inert(row.username))"
-            }
-            return Output.raw(shown.isEmpty ? "No default accounts (`authdeck use ACCOUNT` sets one).\n" : shown.joined(separator: "\n") + "\n")
+            let shown = try context.openStoreIfPresent().map(Self.defaults) ?? []
+            if json { return try Output.json(shown) }
+            guard context.storeExists else { return Output.raw("No default accounts.\n") }
+            return Output.raw(shown.isEmpty ? "No default accounts (`authdeck use ACCOUNT` sets one).\n"
+                              : shown.map { "\($0.provider)  \($0.account)  \(TerminalText.inert($0.username))\n" }.joined())
         }
         let store = try context.openStore()
         let stored = try context.resolveAccount(account, in: store)
         try store.setDefaultAccount(stored.account.id, provider: stored.account.providerId)
+        if json { return try Output.json(try Self.defaults(store)) }
         Output.raw("\(stored.account.id) (\(TerminalText.inert(stored.account.username))) is now the default of \(stored.account.providerId): "
                    + "`\(stored.account.providerId)` stands for it.\n")
+    }
+
+    /// Every provider's default account that is still in the store, by provider.
+    static func defaults(_ store: DeckStore) throws -> [DefaultJSON] {
+        let rows = try store.accountRows(includeQuarantined: false)
+        let defaults = try store.defaultAccounts(providers: Array(Set(rows.map(\.providerId))).sorted())
+        return defaults.sorted { $0.key < $1.key }.compactMap { provider, id in
+            rows.first { $0.id == id }.map { DefaultJSON(provider: provider, account: id, username: $0.username) }
+        }
     }
 }

@@ -215,7 +215,8 @@ public struct FacebookAdapter: ProviderAdapter {
     public func renew(_ stored: StoredAccount, scopes: [String]) async throws -> Credentials {
         guard secret != nil else {
             throw AuthFailure(.needsInteraction, code: "no_app_secret",
-                              remedy: "Facebook tokens cannot be renewed silently without an app secret; sign in again: `authdeck login \(profile.id)`")
+                              remedy: "Facebook tokens cannot be renewed silently without an app secret; sign in again: `authdeck login \(profile.id)`",
+                              providerAsked: false)
         }
         guard let current = stored.credentials.accessTokens.max(by: { ($0.expiresAt ?? .init(secondsSinceEpoch: .max)) < ($1.expiresAt ?? .init(secondsSinceEpoch: .max)) }),
               let long = try await exchangeForLongLived(current.value) else {

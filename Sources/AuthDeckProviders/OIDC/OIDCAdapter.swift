@@ -88,9 +88,22 @@ public struct OIDCAdapter: ProviderAdapter {
         }
         let issuer = claims["iss"] ?? meta.issuer
         let credentials = tokens.credentials(now: now, requestedScopes: scopes, idTokenClaims: claims)
-        return SignInResult(subject: issuer + "|" + sub,
-                            username: claims["preferred_username"] ?? claims["email"] ?? claims["username"] ?? sub,
+        return SignInResult(subject: issuer + "|" + sub, username: Self.username(claims, subject: sub),
                             displayName: claims["name"] ?? "", realm: nil, credentials: credentials)
+    }
+
+    /// Claims a person recognises as a name for the account, the most specific first.
+    static let readableNameClaims = ["preferred_username", "email", "username", "name"]
+
+    /// The account's username: the first readable claim, else `sub`. Why `name` too: with the
+    /// scopes `openid offline_access` many issuers send only `sub` and `name`, and `sub` is
+    /// opaque ("Signed in as EKl2ymrNBR…"); a readable name that is not unique does no harm,
+    /// since accounts are matched by issuer and `sub`, never by username.
+    static func username(_ claims: [String: String], subject: String) -> String {
+        for claim in readableNameClaims {
+            if let value = claims[claim]?.trimmingWhitespace(), !value.isEmpty { return value }
+        }
+        return subject
     }
 
     func validate(_ idToken: Secret, meta: ProviderMetadata, client: OAuthClient, nonce: String?) async throws -> [String: String] {
