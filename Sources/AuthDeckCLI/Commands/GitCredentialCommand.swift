@@ -26,6 +26,9 @@ struct GitCredentialCommand: AsyncParsableCommand {
             return
         }
         guard let url = request.url else { return }
+        guard !CredentialRoute.climbs(url) else {
+            return Output.error("git-credential for \(TerminalText.inert(url)): the path holds a dot segment (`.` or `..`, perhaps percent-encoded), which may climb out of the [[credential]] url it starts with; nothing was given to git")
+        }
         NetworkWarmup.beginIfDue()
         let context = DeckContext(global)
         // Taken before the file is read, so an edit in between makes the front's record stale.
