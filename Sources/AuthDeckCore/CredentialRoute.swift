@@ -49,9 +49,35 @@ public struct CredentialRoute: Equatable, Sendable {
 
     /// Whether this entry covers `url`: the same scheme and host, and a path that is this
     /// entry's path or below it (on a `/` boundary: `/contoso` does not cover `/contosox`).
+    /// A path with a dot segment is covered by none (`climbs`).
     public func covers(_ url: String) -> Bool {
+        guard !Self.climbs(url) else { return false }
         let target = Self.normalized(url)
         return target == self.url || target.hasPrefix(self.url + "/")
+    }
+
+    /// Whether the path of `url` holds a dot segment — `.` or `..` — written plainly or
+    /// percent-encoded at any depth (`%2e%2E`, `%252e%252e`), between `/`, `\`, `?`, `#` or `;`.
+    ///
+    /// Why refused rather than resolved (RFC 3986 remove_dot_segments): where such a request
+    /// lands depends on who resolves what — curl removes plain dot segments, some servers
+    /// decode `%2e` or `%5c` once more, some split at `\` or `;` — so
+    /// `https://dev.azure.com/contoso/%2e%2e/evil` may reach `/evil` while it reads as under
+    /// `/contoso`. Only answering nothing is right under every reading, and no real
+    /// repository or registry URL holds a dot segment.
+    public static func climbs(_ url: String) -> Bool {
+        guard let schemeEnd = url.firstRange(of: "://") else { return false }
+        let rest = url[schemeEnd.upperBound...]
+        guard let pathStart = rest.firstIndex(where: { "/?#\\".contains($0) }) else { return false }
+        var path = String(rest[pathStart...])
+        for _ in 0..<8 {
+            let segments = path.unicodeScalars.split(omittingEmptySubsequences: false) { "/\\?#;".unicodeScalars.contains($0) }
+            if segments.contains(where: { $0.elementsEqual(".".unicodeScalars) || $0.elementsEqual("..".unicodeScalars) }) { return true }
+            let decoded = PercentEncoding.decoded(path)
+            if decoded == path { return false }
+            path = decoded
+        }
+        return true  // still escaped after eight decodings: no one means that
     }
 
     /// The entry for `url` among `routes`: the longest that covers it.

@@ -73,6 +73,29 @@ struct DockerCredentialTests {
         #expect(try runner.run(["docker-credential", "list"]).stdout.contains("127.0.0.1:\(port)"))
     }
 
+    /// A registry named over plain http gets no token (issue 38), as git answers only a
+    /// route's own scheme; https, docker's bare `host`, and http to this machine still do.
+    @Test func aRegistryOverPlainHTTPGetsNoToken() throws {
+        try home.writeConfig(idp.workAndIntranetTOML() + """
+            [[credential]]
+            url = "https://registry.example.com"
+            account = "work"
+
+            """)
+        for server in ["http://registry.example.com", "HTTP://registry.example.com/v2/", "ftp://registry.example.com"] {
+            let r = try runner.run(["docker-credential", "get"], stdin: server + "\n")
+            #expect(r.status == 1 && r.stdout.isEmpty, "\(server): \(r.stdout)")
+            #expect(r.stderr.contains("would carry the token in clear; nothing was given to docker"), "\(server): \(r.stderr)")
+        }
+        for server in ["https://registry.example.com", "registry.example.com"] {
+            let r = try runner.run(["docker-credential", "get"], stdin: server + "\n")
+            #expect(r.status == 0 && r.stdout.contains(#""Secret":"at."#), "\(server): \(r.stdout) \(r.stderr)")
+        }
+        try config(scope: "https://management.azure.com/.default")
+        let loopback = try runner.run(["docker-credential", "get"], stdin: "http://127.0.0.1:\(port)\n")
+        #expect(loopback.status == 0 && loopback.stdout.contains("acr-rt."), "\(loopback.stdout) \(loopback.stderr)")
+    }
+
     @Test func aTokenForAnotherAudienceIsRefusedByTheRegistry() throws {
         try config(scope: "https://graph.microsoft.com/.default")
         let get = try runner.run(["docker-credential", "get"], stdin: "127.0.0.1:\(port)\n")

@@ -55,8 +55,8 @@ struct GitCredentialTests {
     }
 
     @discardableResult
-    func git(_ args: [String], expect status: Int32 = 0) throws -> BinaryRunner.Result {
-        let r = try BinaryRunner(executable: "/usr/bin/git", environment: gitEnvironment).run(args, timeout: 60)
+    func git(_ args: [String], expect status: Int32 = 0, stdin: String? = nil) throws -> BinaryRunner.Result {
+        let r = try BinaryRunner(executable: "/usr/bin/git", environment: gitEnvironment).run(args, stdin: stdin, timeout: 60)
         #expect(r.status == status, "git \(args.joined(separator: " ")): \(r.status) \(r.stderr)")
         return r
     }
@@ -98,6 +98,30 @@ struct GitCredentialTests {
         #expect(try runner.run(["setup-git", "--remove"]).status == 0)
         #expect(!(try String(contentsOfFile: home.file(".gitconfig"), encoding: .utf8)).contains("git-credential"))
         try git(["clone", "-q", "http://127.0.0.1:\(port)/repos/demo.git", home.file("again")], expect: 128)
+    }
+
+    /// From an install path with a space and a quote (issue 38), `setup-git` writes a helper
+    /// git runs — `!'…/my tools/it'\''s/authdeck' git-credential`: a value starting with `'`
+    /// git reads as `git credential-'…'`, which never runs. Real `git credential fill` and a
+    /// clone get the routed token through it.
+    @Test func setupGitFromAPathWithASpaceWritesAHelperGitRuns() throws {
+        try login()
+        let bin = home.file("my tools/it's")
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        let built = URL(fileURLWithPath: runner.executable).deletingLastPathComponent().path
+        for name in ["authdeck", "authdeck-full"] { try FileManager.default.copyItem(atPath: built + "/" + name, toPath: bin + "/" + name) }
+        let setup = try BinaryRunner(executable: bin + "/authdeck", environment: runner.environment).run(["setup-git"])
+        #expect(setup.status == 0, "\(setup.stderr)")
+        let helpers = try git(["config", "--global", "--get-all", "credential.http://127.0.0.1:\(port)/repos.helper"]).stdout
+        #expect(helpers == "!'\(home.path)/my tools/it'\\''s/authdeck' git-credential\n", "\(helpers)")
+        let fill = try git(["credential", "fill"], stdin: "url=http://127.0.0.1:\(port)/repos/demo.git\n\n")
+        #expect(fill.stdout.contains("username=taro@contoso.com\npassword=at."), "\(fill.stdout) \(fill.stderr)")
+        try git(["clone", "-q", "http://127.0.0.1:\(port)/repos/demo.git", home.file("clone")])
+        #expect(FileManager.default.fileExists(atPath: home.file("clone/README")))
+        // Run again from the build directory: its plain helper line replaces the quoted one.
+        #expect(try runner.run(["setup-git"]).status == 0)
+        let replaced = try git(["config", "--global", "--get-all", "credential.http://127.0.0.1:\(port)/repos.helper"]).stdout
+        #expect(replaced.components(separatedBy: "\n").count == 2 && !replaced.hasPrefix("!"), "\(replaced)")
     }
 
     /// The protocol at the edges: a URL no entry covers gets nothing (git asks its next

@@ -117,6 +117,29 @@ import AuthDeckPlatform
         #expect(r.status == 0 && r.stdout == answer, "\(r.stdout) \(r.stderr)")
     }
 
+    /// git's request read as git reads it, and a path that climbs out of its route (issue 38):
+    /// neither binary gives contoso's token for `contoso/%2e%2e/evil` (nor `..`, `.`, `%2E%2E`,
+    /// nor `url=` naming contoso followed by `host=` naming another), the front hands each
+    /// over, and `url=` after `host=` still answers for the `url=`.
+    @Test func bothBinariesFollowGitsRulesAndRefuseAClimbingPath() throws {
+        let get = ["git-credential", "get"]
+        let answer = try expectSameAnswer(get, stdin: Self.request("contoso/repo.git"))
+        let climbing = ["contoso/%2e%2e/evil/_git/app", "contoso/%2E%2E/evil/_git/app", "contoso/../evil", "contoso/./app", "contoso/%252e%252e/evil"]
+        for stdin in climbing.map({ Self.request($0) }) + ["url=https://dev.azure.com/contoso/%2e%2e/evil/_git/app\n\n"] {
+            let full = try runner.run(get, stdin: stdin)
+            #expect(full.status == 0 && full.stdout.isEmpty, "\(stdin): \(full.stdout)")
+            #expect(full.stderr.contains("holds a dot segment") && full.stderr.contains("nothing was given to git"), "\(stdin): \(full.stderr)")
+            try expectHandedOver(get, stdin: stdin, "\(stdin): a dot segment is authdeck-full's to refuse")
+        }
+        // git's rule: a later attribute replaces what `url=` set, and `url=` clears what came before.
+        let later = "url=https://dev.azure.com/contoso/x\nhost=evil.example\n\n"
+        let full = try runner.run(get, stdin: later)
+        #expect(full.status == 0 && full.stdout.isEmpty && full.stderr.isEmpty, "\(full.stdout) \(full.stderr)")
+        try expectHandedOver(get, stdin: later, "evil.example has no route")
+        #expect(try expectSameAnswer(get, stdin: "host=evil.example\npath=x\nurl=https://dev.azure.com/contoso/repo.git\n\n") == answer)
+        #expect(try expectSameAnswer(get, stdin: "protocol=https\r\nhost=dev.azure.com\r\npath=contoso/repo.git\r\n\r\n") == answer)
+    }
+
     @Test func kubectlsPluginIsAnsweredByTheFrontOnceRecorded() throws {
         try expectHandedOver(["kube-credential", "work/0000a001"], "no record yet")
         let v1 = try expectSameAnswer(["kube-credential", "work/0000a001"])

@@ -69,6 +69,38 @@ struct KubeCredentialTests {
         #expect(refused.stderr.contains("authdeck login work"), "\(refused.stderr)")
     }
 
+    /// kubectl splits `--exec-arg` at commas and kube-credential reads `--…` as its options:
+    /// `--scope 'api://x/.default,--config,/tmp/evil.toml'` made every kubectl run take
+    /// authdeck's config from that file (issue 38). Such values are refused before kubectl is
+    /// run; the kubeconfig keeps exactly the arguments of a plain setup, which still works.
+    @Test func setupKubeRefusesWhatKubectlWouldSplitOrReadAsAnOption() throws {
+        let env = ["KUBECONFIG": home.file("kubeconfig")]
+        let refused: [[String]] = [
+            ["setup-kube", "--user", "dev", "work", "--scope", "api://x/.default,--config,\(home.file("evil.toml"))"],
+            ["setup-kube", "--user", "dev", "work", "--scope=--config=\(home.file("evil.toml"))"],
+            ["setup-kube", "--user", "dev", "--", "--config=\(home.file("evil.toml"))"],
+            ["setup-kube", "--user", "dev", "work,--config,\(home.file("evil.toml"))"],
+            ["setup-kube", "--user=--exec-command=/bin/sh", "work"],
+        ]
+        for args in refused {
+            let r = try runner.run(args, env: env)
+            #expect(r.status == 2 && r.stderr.contains("nothing was written"), "\(args): \(r.status) \(r.stderr)")
+        }
+        let written = try kubectl("config", "view", "-o", "jsonpath={.users}")
+        #expect(!written.stdout.contains("--config") && !written.stdout.contains("/bin/sh"), "\(written.stdout)")
+        let login = try runner.run(["login", "work", "--password", "--username", "taro@contoso.com"], env: ["AUTHDECK_PASSWORD": "taro-pass-123"])
+        try #require(login.status == 0, "\(login.stderr)")
+        let setup = try runner.run(["setup-kube", "--user", "dev", "work", "--scope", "\(Self.aks)/.default"], env: env)
+        #expect(setup.status == 0, "\(setup.stderr)")
+        let args = try kubectl("config", "view", "-o", #"jsonpath={.users[?(@.name=="dev")].user.exec.args}"#)
+        #expect(args.stdout == #"["kube-credential","work","--scope","\#(Self.aks)/.default"]"#, "\(args.stdout)")
+        #expect(try kubectl("config", "set-cluster", "test", "--server=https://127.0.0.1:\(port)", "--certificate-authority=\(home.file("api.pem"))").status == 0)
+        #expect(try kubectl("config", "set-context", "test", "--cluster=test", "--user=dev").status == 0)
+        #expect(try kubectl("config", "use-context", "test").status == 0)
+        let api = try kubectl("get", "--raw", "/api")
+        #expect(api.status == 0 && api.stdout.contains("APIVersions"), "\(api.stdout) \(api.stderr)")
+    }
+
     @Test func v1beta1IsAnsweredWhenKubectlAsksForIt() throws {
         let login = try runner.run(["login", "work", "--password", "--username", "taro@contoso.com"], env: ["AUTHDECK_PASSWORD": "taro-pass-123"])
         try #require(login.status == 0)

@@ -32,6 +32,7 @@ struct DockerCredentialCommand: AsyncParsableCommand {
         default: throw CLIError.usage("docker-credential takes get, store, erase or list (found \"\(TerminalText.inert(operation))\")")
         }
         let server = input.trimmingCharacters(in: .whitespacesAndNewlines)
+        if let refusal = Self.transportRefusal(server) { throw CLIError.failure(refusal) }
         let host = CredentialRoute(url: server.contains("://") ? server : "https://" + server, account: "").hostAndPort
         let config = try context.loadConfig()
         guard let route = config.credentials.filter({ $0.hostAndPort == host }).max(by: { $0.url.count < $1.url.count }) else {
@@ -53,6 +54,17 @@ struct DockerCredentialCommand: AsyncParsableCommand {
             (answer["Username"], answer["Secret"]) = (username, token.value.exposedValue)
         }
         Output.raw(String(decoding: try JSONSerialization.data(withJSONObject: answer, options: [.sortedKeys, .withoutEscapingSlashes]), as: UTF8.self) + "\n")
+    }
+}
+
+extension DockerCredentialCommand {
+    /// Why a credential for `server` (as docker names it) is refused for how it would travel,
+    /// or nil: a registry named with a scheme gets one only over https, or plain http to this
+    /// machine — as git's routes answer only their own scheme. A bare `host[:port]` is docker's
+    /// https. (The one place the docker helper decides this, kept so it can follow a wider rule.)
+    static func transportRefusal(_ server: String) -> String? {
+        guard server.contains("://"), !TransportSecurity.keepsPrivate(server) else { return nil }
+        return "docker-credential for \(TerminalText.inert(server)): a registry over plain http (or another scheme) would carry the token in clear; nothing was given to docker (use https, or http only to this machine's loopback)"
     }
 }
 

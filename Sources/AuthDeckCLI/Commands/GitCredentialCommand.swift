@@ -12,6 +12,10 @@ import AuthDeckPlatform
 /// covers gets nothing (exit 0), so git asks its next helper; when only a sign-in would help,
 /// nothing on stdout and the remedy on stderr. `store` and `erase` change nothing: the store's
 /// tokens are authdeck's, and a token git saw rejected is not a reason to delete one.
+///
+/// The request is read by git's rules (`GitCredentialRequest`), and a path with a dot segment
+/// gets nothing, with the reason on stderr (`CredentialRoute.climbs`): the front reads and
+/// matches through the same Core code and hands such a request over, so this is where it is said.
 struct GitCredentialCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "git-credential", abstract: "git's credential helper: the token of the account [[credential]] routes a URL to.")
@@ -26,6 +30,9 @@ struct GitCredentialCommand: AsyncParsableCommand {
             return
         }
         guard let url = request.url else { return }
+        guard !CredentialRoute.climbs(url) else {
+            return Output.error("git-credential for \(TerminalText.inert(url)): the path holds a dot segment (`.` or `..`, perhaps percent-encoded), which may climb out of the [[credential]] url it starts with; nothing was given to git")
+        }
         NetworkWarmup.beginIfDue()
         let context = DeckContext(global)
         // Taken before the file is read, so an edit in between makes the front's record stale.

@@ -26,7 +26,7 @@ struct SetupGitCommand: AsyncParsableCommand {
         for url in targets {
             guard url.hasPrefix("https://") || url.hasPrefix("http://") else { throw CLIError.usage("\"\(TerminalText.inert(url))\" is not an http(s) URL") }
         }
-        let helper = Self.shellQuoted(Self.frontPath) + " git-credential"
+        let helper = Self.helper(Self.frontPath)
         for url in targets {
             let hasPath = url.dropFirst(url.hasPrefix("https://") ? 8 : 7).contains("/")
             if remove {
@@ -51,6 +51,18 @@ struct SetupGitCommand: AsyncParsableCommand {
         return CommandLine.arguments[0].hasPrefix("/") ? CommandLine.arguments[0] : dir + "/authdeck-full"
     }
 
+    /// The `credential.helper` value that runs `path git-credential`, as git reads it: git runs
+    /// an absolute path through the shell as written, and anything else that does not start
+    /// with `!` as `git credential-<value>` — so a quoted path (`'/my tools/authdeck'`) would
+    /// never run. A path the shell would split or expand is therefore quoted after a `!`,
+    /// which git hands to the shell whole.
+    static func helper(_ path: String) -> String {
+        let quoted = shellQuoted(path)
+        return (quoted == path && path.hasPrefix("/") ? path : "!" + quoted) + " git-credential"
+    }
+
+    /// `text` as one word for sh: as it is when nothing in it is special, else in single
+    /// quotes (a `'` inside written `'\''`).
     static func shellQuoted(_ text: String) -> String {
         text.allSatisfy { $0.isLetter || $0.isNumber || "/._-+".contains($0) } ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
