@@ -37,7 +37,7 @@ public struct SecretRefusal: Error, Sendable, Hashable, CustomStringConvertible 
         switch reason {
         case .plainHTTP:
             return "refusing to send the \(kind.rawValue) to \(destination) over plain http, where it could be read on the way; "
-                + "use the provider's https endpoint (http is allowed only to this machine); nothing was sent"
+                + "use https (plain http is allowed only to this machine); nothing was sent"
         case .notAURL:
             return "refusing to send the \(kind.rawValue) to \(destination): not an http(s) URL; nothing was sent"
         case .notHome(let home, let now):

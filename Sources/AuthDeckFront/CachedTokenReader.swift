@@ -124,7 +124,9 @@ struct CachedTokenReader {
             switch ask {
             case .kube(let account, let asked): (query, scopes, username) = (account, asked, nil)
             case .git(let url):
-                guard let route = CredentialRoute.route(for: url, in: record.routes) else { return nil }
+                // Where git would send the token must pass the one decision; else authdeck-full says why.
+                guard SecretDestination.refusal(.accessToken, to: url) == nil,
+                      let route = CredentialRoute.route(for: url, in: record.routes) else { return nil }
                 (query, scopes, username) = (route.account, route.scopes, route.username)
             case .token: return nil
             }

@@ -44,7 +44,8 @@ struct KubeCall: Equatable {
     /// named more than once (a nested object may name it too), go to authdeck-full.
     static func apiVersion(_ info: String?) -> String? {
         guard let info else { return ExecCredentialText.versions[0] }
-        guard !info.contains("\\"), info.ranges(of: "\"apiVersion\"").count <= 1,
+        // Cluster info names where the token goes: authdeck-full holds it to the one decision.
+        guard !info.contains("\\"), !info.contains("\"cluster\""), info.ranges(of: "\"apiVersion\"").count <= 1,
               let parsed = try? JSONDecoder().decode(ExecInfo.self, from: Data(info.utf8)) else { return nil }
         guard let version = parsed.apiVersion, ExecCredentialText.versions.contains(version) else { return ExecCredentialText.versions[0] }
         return version

@@ -44,6 +44,10 @@ import AuthDeckPlatform
         account = "work"
 
         [[credential]]
+        url = "http://git.plain.example/team"
+        account = "work/0000a001"
+
+        [[credential]]
         url = "https://dev.azure.com/broken"
         account = "work/0000a001"
         username = "taro\\nurl=https://evil.example"
@@ -138,6 +142,25 @@ import AuthDeckPlatform
         try expectHandedOver(get, stdin: later, "evil.example has no route")
         #expect(try expectSameAnswer(get, stdin: "host=evil.example\npath=x\nurl=https://dev.azure.com/contoso/repo.git\n\n") == answer)
         #expect(try expectSameAnswer(get, stdin: "protocol=https\r\nhost=dev.azure.com\r\npath=contoso/repo.git\r\n\r\n") == answer)
+    }
+
+    /// Issue 38: a token handed to a helper passes the one decision of where a secret may go.
+    /// A route config names over plain http to another machine gets nothing from either binary
+    /// (the front hands over; authdeck-full says why), nor does kubectl naming such a cluster.
+    @Test func neitherBinaryHandsATokenToAToolSendingItOverPlainHttp() throws {
+        let get = ["git-credential", "get"]
+        _ = try expectSameAnswer(get, stdin: Self.request("contoso/repo.git"))  // records the routes for the front
+        let plain = "protocol=http\nhost=git.plain.example\npath=team/repo.git\n\n"
+        let full = try runner.run(get, stdin: plain)
+        #expect(full.status == 0 && full.stdout.isEmpty, "\(full.stdout)")
+        #expect(full.stderr.contains("over plain http") && full.stderr.contains("nothing was given to git"), "\(full.stderr)")
+        try expectHandedOver(get, stdin: plain, "plain http: authdeck-full's to refuse")
+        let cluster = #"{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","spec":{"interactive":false,"cluster":{"server":"http://k8s.plain.example:6443"}}}"#
+        let kube = try runner.run(["kube-credential", "work/0000a001"], env: ["KUBERNETES_EXEC_INFO": cluster])
+        #expect(kube.status != 0 && kube.stdout.isEmpty && kube.stderr.contains("over plain http"), "\(kube.stdout) \(kube.stderr)")
+        try expectHandedOver(["kube-credential", "work/0000a001"], env: ["KUBERNETES_EXEC_INFO": cluster], "cluster info: authdeck-full's")
+        let https = cluster.replacingOccurrences(of: "http://k8s.plain.example", with: "https://k8s.example")
+        #expect(try runner.run(["kube-credential", "work/0000a001"], env: ["KUBERNETES_EXEC_INFO": https]).status == 0)
     }
 
     @Test func kubectlsPluginIsAnsweredByTheFrontOnceRecorded() throws {

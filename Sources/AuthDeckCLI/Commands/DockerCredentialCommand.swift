@@ -63,8 +63,8 @@ extension DockerCredentialCommand {
     /// machine — as git's routes answer only their own scheme. A bare `host[:port]` is docker's
     /// https. (The one place the docker helper decides this, kept so it can follow a wider rule.)
     static func transportRefusal(_ server: String) -> String? {
-        guard server.contains("://"), !TransportSecurity.keepsPrivate(server) else { return nil }
-        return "docker-credential for \(TerminalText.inert(server)): a registry over plain http (or another scheme) would carry the token in clear; nothing was given to docker (use https, or http only to this machine's loopback)"
+        guard let refusal = SecretDestination.refusal(.accessToken, to: server.contains("://") ? server : "https://" + server) else { return nil }
+        return "docker-credential for \(TerminalText.inert(server)): \(refusal); nothing was given to docker"
     }
 }
 

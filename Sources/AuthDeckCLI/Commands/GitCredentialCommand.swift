@@ -39,6 +39,10 @@ struct GitCredentialCommand: AsyncParsableCommand {
         let configIdentity = TokenFastPath.configIdentity(path: context.configPath)
         let config = try context.loadConfig()
         guard let route = CredentialRoute.route(for: url, in: config.credentials) else { return }
+        // git sends the token where it asked for it: held to the one decision like every sender.
+        if let refusal = SecretDestination.refusal(.accessToken, to: url) {
+            return Output.error("git-credential for \(TerminalText.inert(url)): \(refusal); nothing was given to git")
+        }
         do {
             let (token, username) = try await RoutedToken(context: context, config: config, configIdentity: configIdentity).token(for: route)
             // git reads `key=value` lines: a username (a provider's claim, or config) holding a

@@ -24,6 +24,10 @@ struct KubeCredentialCommand: AsyncParsableCommand {
         NetworkWarmup.beginIfDue()
         let context = DeckContext(global)
         let info = KubeExecInfo(context.environment["KUBERNETES_EXEC_INFO"])
+        // With `provideClusterInfo`, kubectl names the server the token goes to: the one decision holds it.
+        if let server = info.server, let refusal = SecretDestination.refusal(.accessToken, to: server) {
+            throw CLIError.failure("kube-credential for \(TerminalText.inert(server)): \(refusal); nothing was given to kubectl")
+        }
         let configIdentity = TokenFastPath.configIdentity(path: context.configPath)
         let config = try context.loadConfig()
         let route = CredentialRoute(url: "kubectl", account: account, scopes: scope)
@@ -56,11 +60,14 @@ struct KubeCredentialCommand: AsyncParsableCommand {
 struct KubeExecInfo {
     var apiVersion = "client.authentication.k8s.io/v1"
     var interactive = false
+    /// The cluster's server, when the kubeconfig's exec stanza sets `provideClusterInfo`.
+    var server: String?
 
     init(_ text: String?) {
         guard let text, let json = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else { return }
         if let version = json["apiVersion"] as? String,
            ["client.authentication.k8s.io/v1", "client.authentication.k8s.io/v1beta1"].contains(version) { apiVersion = version }
         interactive = ((json["spec"] as? [String: Any])?["interactive"] as? Bool) ?? false
+        server = ((json["spec"] as? [String: Any])?["cluster"] as? [String: Any])?["server"] as? String
     }
 }
