@@ -45,7 +45,7 @@ let package = Package(
                 swiftSettings: strict),
         // config.toml loading and validation.
         .target(name: "AuthDeckConfig", dependencies: [
-            "AuthDeckCore", "AuthDeckLook", .product(name: "TOMLKit", package: "TOMLKit"),
+            "AuthDeckCore", "AuthDeckLook", "AuthDeckPlatform", .product(name: "TOMLKit", package: "TOMLKit"),
         ], swiftSettings: strict),
         // SQLite store: schema, migrations, sealing, leases, events.
         .target(name: "AuthDeckStore", dependencies: [

@@ -86,7 +86,7 @@ struct DeckContext: Sendable {
     }
 
     func loadConfig() throws -> DeckConfig {
-        try ConfigLoader.load(path: configPath, required: configExplicit)
+        try ConfigLoader.load(path: configPath, required: configExplicit, home: XDG.home(environment))
     }
 
     /// The derived view of every account now (`DeckAssessment.read`).

@@ -2,6 +2,7 @@ import Foundation
 import TOMLKit
 import AuthDeckCore
 import AuthDeckLook
+import AuthDeckPlatform
 
 /// Reads and validates config.toml into a `DeckConfig`.
 ///
@@ -10,8 +11,10 @@ import AuthDeckLook
 /// Unknown keys are errors (with a "did you mean"), so a typo never silently does nothing.
 public enum ConfigLoader {
     /// Loads `path`. A missing file gives the defaults unless `required` (an explicit
-    /// `--config`), in which case it is an error.
-    public static func load(path: String, required: Bool) throws -> DeckConfig {
+    /// `--config`), in which case it is an error. A file others could have written, or one in
+    /// a directory they could write (up to `home`), is refused: whoever writes config.toml
+    /// chooses where tokens go (`TrustedPath`, as ssh trusts ~/.ssh/config).
+    public static func load(path: String, required: Bool, home: String? = nil) throws -> DeckConfig {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             if required {
@@ -23,6 +26,9 @@ public enum ConfigLoader {
         // (It said "cannot read the file (permissions?)" for a directory.)
         guard !isDirectory.boolValue else {
             throw ConfigError(path: path, location: nil, problem: "a directory, not a config file: give the path of the file itself (config.toml)")
+        }
+        if let problem = TrustedPath.problem(path, home: home) {
+            throw ConfigError(path: path, location: nil, problem: problem)
         }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ConfigError(path: path, location: nil, problem: "cannot read the file (permissions?)")

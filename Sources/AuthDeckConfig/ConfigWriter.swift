@@ -1,15 +1,21 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import AuthDeckCore
+import AuthDeckPlatform
 
 /// Adds providers to config.toml without ever leaving it half-written or invalid.
 public enum ConfigWriter {
     /// Appends `profile` as a `[[provider]]` table. The result is parsed with the real
     /// loader before anything is written, then written atomically (temporary file in the same
-    /// directory, fsync, rename) keeping the file's mode (0600 for a new file). A symlinked
-    /// config.toml (dotfile managers link it) stays a link: the real file is replaced, beside
-    /// itself, with its own mode.
-    public static func append(_ profile: ProviderProfile, to link: String) throws {
+    /// directory, fsync, rename) keeping the file's mode but never more than 0600 (0600 for a
+    /// new file). A symlinked config.toml (dotfile managers link it) stays a link: the real
+    /// file is replaced, beside itself. A file or directory others could write is refused
+    /// untouched, as the loader refuses it (`TrustedPath`).
+    public static func append(_ profile: ProviderProfile, to link: String, home: String? = nil) throws {
         let fm = FileManager.default
+        if let problem = TrustedPath.problem(link, home: home) { throw ConfigError(path: link, location: nil, problem: problem) }
         let path = try realFile(link)
         let exists = fm.fileExists(atPath: path)
         let old = exists ? try String(contentsOfFile: path, encoding: .utf8) : ""
@@ -21,15 +27,31 @@ public enum ConfigWriter {
         }
         let text = old + (old.isEmpty || old.hasSuffix("\n\n") ? "" : (old.hasSuffix("\n") ? "\n" : "\n\n")) + render(profile)
         _ = try ConfigLoader.parse(text, path: path)
-        let dir = (path as NSString).deletingLastPathComponent
-        try fm.createDirectory(atPath: dir.isEmpty ? "." : dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         var st = stat()
-        let mode: mode_t = exists && stat(path, &st) == 0 ? st.st_mode & 0o7777 : 0o600
+        try replace(path, with: text, mode: exists && stat(path, &st) == 0 ? st.st_mode & 0o600 : 0o600, home: home)
+    }
+
+    /// Writes `text` as the config file at `path` (mode 0600, a new file or replacing one),
+    /// atomically; the directory is made 0700 when missing and refused when others could
+    /// write it.
+    public static func write(_ text: String, to path: String, home: String? = nil) throws {
+        if let problem = TrustedPath.problem(path, home: home) { throw ConfigError(path: path, location: nil, problem: problem) }
+        try replace(path, with: text, mode: 0o600, home: home)
+    }
+
+    /// Writes `text` to a temporary file beside `path` with `mode` (fsync), then renames it over `path`.
+    static func replace(_ path: String, with text: String, mode: mode_t, home: String?) throws {
+        let dir = (path as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: dir.isEmpty ? "." : dir, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        if let problem = TrustedPath.problem(directory: dir.isEmpty ? "." : dir, home: home) {
+            throw ConfigError(path: path, location: nil, problem: problem)
+        }
         let temp = (dir.isEmpty ? "." : dir) + "/.config.toml.\(getpid()).tmp"
         let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
         guard fd >= 0 else { throw ConfigError(path: temp, location: nil, problem: "cannot create: \(String(cString: strerror(errno)))") }
         let bytes = Array(text.utf8)
-        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
         let synced = fsync(fd) == 0
         close(fd)
         guard written == bytes.count, synced, setExactMode(temp, mode), rename(temp, path) == 0 else {

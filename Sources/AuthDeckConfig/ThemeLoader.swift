@@ -1,6 +1,7 @@
 import Foundation
 import TOMLKit
 import AuthDeckLook
+import AuthDeckPlatform
 
 /// Reads theme files: `[role]` tables with `fg`, `bg`, `bold`, `reverse`, `underline`, `dim`.
 /// A file may set any subset of roles (the rest come from the default); anything unknown or
@@ -36,7 +37,12 @@ public enum ThemeLoader {
         return theme
     }
 
-    public static func load(_ path: String) throws -> Theme {
+    /// Reads the theme file at `path`, refused (as config.toml is) when others could have
+    /// written it or the directories above it, up to `home`.
+    public static func load(_ path: String, home: String? = nil) throws -> Theme {
+        if let problem = TrustedPath.problem(path, home: home) {
+            throw ConfigError(path: path, location: nil, problem: problem)
+        }
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw ConfigError(path: path, location: nil, problem: "cannot read the theme file")
         }

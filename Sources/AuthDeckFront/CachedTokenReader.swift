@@ -71,6 +71,9 @@ struct CachedTokenReader {
         guard let configIdentity = TokenFastPath.configIdentity(path: config.path),
               // A file named by AUTHDECK_CONFIG must exist: authdeck-full says so when it does not.
               !(config.explicit && configIdentity.hasPrefix("absent ")),
+              // The records below were derived from the config file: one that others can write
+              // now (or in a directory they can write) is authdeck-full's to refuse, by name.
+              configIdentity.hasPrefix("absent ") || TrustedPath.problem(config.path, home: environment["HOME"]) == nil,
               Self.ownerOnly(location.directory, directory: true),
               Self.ownerOnly(location.databasePath), Self.ownerOnly(location.keyFilePath),
               // SQLite would use a -wal, -shm or -journal that another user put beside the store:

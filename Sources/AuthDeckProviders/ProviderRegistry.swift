@@ -1,6 +1,7 @@
 import Foundation
 import AuthDeckCore
 import AuthDeckHTTP
+import AuthDeckPlatform
 
 /// Maps a config `kind` to its adapter: the one line a new provider adds.
 public enum ProviderRegistry {
@@ -43,6 +44,10 @@ public enum ProviderRegistry {
             let path = SecretSource.expandHome(ca, environment: context.environment)
             guard FileManager.default.isReadableFile(atPath: path) else {
                 throw AuthFailure(.misconfigured, code: "config", remedy: "provider \"\(profile.id)\": options.ca_file \(path) cannot be read")
+            }
+            // Whoever can write the CA file chooses whom TLS believes: held to config.toml's rule.
+            if let problem = TrustedPath.problem(path, home: XDG.home(context.environment)) {
+                throw AuthFailure(.misconfigured, code: "config", remedy: "provider \"\(profile.id)\": options.ca_file \(path): \(problem)")
             }
             tls.caFile = path
         }

@@ -97,6 +97,19 @@ struct DockerCredentialTests {
         #expect(loopback.status == 0 && loopback.stdout.contains("acr-rt."), "\(loopback.stdout) \(loopback.stderr)")
     }
 
+    /// Issue 38: the entry's `ca_file` decides whom the Entra token is shown to; one others can
+    /// write is refused before anything is sent, naming the file.
+    @Test func aCAFileOthersCanWriteIsRefused() throws {
+        try config(scope: "https://management.azure.com/.default")
+        chmod(home.file("registry.pem"), 0o666)
+        let get = try runner.run(["docker-credential", "get"], stdin: "127.0.0.1:\(port)\n")
+        #expect(get.status == 1 && get.stdout.isEmpty, "\(get.stdout) \(get.stderr)")
+        #expect(get.stderr.contains("ca_file \(home.file("registry.pem")): it is writable by group or others (mode 0666)"), "\(get.stderr)")
+        #expect(get.stderr.contains("chmod go-w \(home.file("registry.pem"))") && get.stderr.contains("nothing was sent"), "\(get.stderr)")
+        chmod(home.file("registry.pem"), 0o644)
+        #expect(try runner.run(["docker-credential", "get"], stdin: "127.0.0.1:\(port)\n").status == 0)
+    }
+
     @Test func aTokenForAnotherAudienceIsRefusedByTheRegistry() throws {
         try config(scope: "https://graph.microsoft.com/.default")
         let get = try runner.run(["docker-credential", "get"], stdin: "127.0.0.1:\(port)\n")

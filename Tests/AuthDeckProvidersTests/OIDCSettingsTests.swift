@@ -31,6 +31,23 @@ import AuthDeckPlatform
         }
     }
 
+    /// Issue 38: whoever can write a provider's `ca_file` chooses whom TLS believes; one others
+    /// can write is refused as config.toml is, naming the file and the fix.
+    @Test func aCAFileOthersCanWriteIsRefused() throws {
+        try FileManager.default.createDirectory(atPath: dir.file("tls"), withIntermediateDirectories: true)
+        let ca = dir.file("tls/ca.pem")
+        try "-----BEGIN CERTIFICATE-----\n-----END CERTIFICATE-----\n".write(toFile: ca, atomically: true, encoding: .utf8)
+        chmod(ca, 0o644)
+        let profile = ProviderProfile(id: "gl", kind: .oidc, clientId: "c", endpoints: ["issuer": "https://idp.example"], options: ["ca_file": ca])
+        #expect(remedy(profile, env: ["HOME": dir.path]) == nil)
+        chmod(ca, 0o666)
+        #expect(remedy(profile, env: ["HOME": dir.path]) == "provider \"gl\": options.ca_file \(ca): it is writable by group or others (mode 0666), "
+                + "who could change it, so authdeck will not use it; fix it with: chmod go-w \(ca)")
+        chmod(ca, 0o644)
+        chmod(dir.file("tls"), 0o777)
+        #expect(remedy(profile, env: ["HOME": dir.path])?.contains("the directory \(dir.file("tls")) above it is writable") == true)
+    }
+
     @Test func secretsComeFromFilesOrTheEnvironment() throws {
         try "s3cret\n".write(toFile: dir.file("secret"), atomically: true, encoding: .utf8)
         let fromFile = ProviderProfile(id: "gl", kind: .oidc, clientId: "c", clientSecretFile: dir.file("secret"))

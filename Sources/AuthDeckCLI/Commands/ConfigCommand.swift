@@ -1,6 +1,7 @@
 import ArgumentParser
 import AuthDeckCore
 import AuthDeckConfig
+import AuthDeckPlatform
 
 /// `authdeck config`: changes to config.toml that are easier as commands.
 struct ConfigCommand: AsyncParsableCommand {
@@ -32,7 +33,7 @@ struct ConfigImportURLCommand: AsyncParsableCommand {
             guard !clientId.isEmpty else { throw CLIError.usage("--client-id is empty; nothing was written") }
             profile.clientId = clientId
         }
-        try ConfigWriter.append(profile, to: context.configPath)
+        try ConfigWriter.append(profile, to: context.configPath, home: XDG.home(context.environment))
         for line in parsed.internationalHosts { Output.note(line) }
         if !parsed.ignored.isEmpty { Output.note("Ignored (not on the allow-list): \(parsed.ignored.map(TerminalText.inert).joined(separator: ", "))") }
         Output.raw("Added provider \"\(id)\" (kind oam) to \(context.configPath).\n")

@@ -91,7 +91,7 @@ struct ThemeCatalog {
             guard let files = try? FileManager.default.contentsOfDirectory(atPath: dir) else { continue }
             for file in files.sorted() where file.hasSuffix(".toml") {
                 do {
-                    let theme = try ThemeLoader.load(dir + "/" + file)
+                    let theme = try ThemeLoader.load(dir + "/" + file, home: XDG.home(environment))
                     if byName[theme.name] == nil || !order.contains(theme.name) { order.append(theme.name) }
                     byName[theme.name] = theme
                 } catch {

@@ -65,7 +65,7 @@ struct DemoCommand: AsyncParsableCommand {
         let context = DeckContext(try GlobalOptions.parse([]), environment: env)
         let config: DeckConfig, store: DeckStore
         do {
-            try DemoEmulator.config(idp.url).write(toFile: dir + "/config.toml", atomically: true, encoding: .utf8)
+            try ConfigWriter.write(DemoEmulator.config(idp.url), to: dir + "/config.toml")
             config = try context.loadConfig()
             store = try context.openStore(creating: true)
             Output.stderr("authdeck demo: emulator at \(idp.url); signing the demo accounts in…\n")

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import AuthDeckCore
 import AuthDeckApp
+import AuthDeckPlatform
 
 /// `authdeck docker-credential get|store|erase|list` — and `docker-credential-authdeck`, the
 /// name docker runs (the front passes it on): Docker's credential-helper protocol over the
@@ -43,6 +44,10 @@ struct DockerCredentialCommand: AsyncParsableCommand {
         let (token, username) = try await RoutedToken(context: context, config: config).token(for: route)
         var answer: [String: String] = ["ServerURL": server]
         if route.isACR {
+            // Whoever can write the CA file chooses whom TLS believes: held to config.toml's rule.
+            if let caFile = route.caFile, let problem = TrustedPath.problem(caFile, home: XDG.home(context.environment)) {
+                throw CLIError.failure("[[credential]] \(TerminalText.inert(route.url)): ca_file \(caFile): \(problem); nothing was sent")
+            }
             do {
                 answer["Secret"] = try await RegistryExchange(environment: context.environment)
                     .refreshToken(registry: host, token: token, caFile: route.caFile).exposedValue
