@@ -32,7 +32,11 @@ struct UseCommand: AsyncParsableCommand {
             let rows = try store.accountRows(includeQuarantined: false)
             let defaults = try store.defaultAccounts(providers: Array(Set(rows.map(\.providerId))).sorted())
             let shown = defaults.sorted { $0.key < $1.key }.compactMap { provider, id -> String? in
-                guard let row = rows.first(where: { $0.id == id }) else { return nil }
+                // A default whose account was deleted without `logout` is shown: the provider's
+                // id names nothing until it is chosen again.
+                guard let row = rows.first(where: { $0.id == id }) else {
+                    return "\(provider)  \(TerminalText.inert(id))  (gone: `authdeck use ACCOUNT` or `authdeck use --clear \(provider)`)"
+                }
                 return "\(provider)  \(id)  \(TerminalText.inert(row.username))"
             }
             return Output.raw(shown.isEmpty ? "No default accounts (`authdeck use ACCOUNT` sets one).\n" : shown.joined(separator: "\n") + "\n")
