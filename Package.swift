@@ -132,7 +132,7 @@ package.targets.append(contentsOf: [
         .product(name: "GRDB", package: "GRDB.swift"),  // a trigger that stops the clock at a commit
     ], swiftSettings: strict),
     .testTarget(name: "AuthDeckAppTests", dependencies: [
-        "AuthDeckApp", "AuthDeckCore", "AuthDeckConfig", "AuthDeckStore", "AuthDeckPlatform", "AuthDeckTestSupport",
+        "AuthDeckApp", "AuthDeckCore", "AuthDeckConfig", "AuthDeckStore", "AuthDeckPlatform", "AuthDeckProviders", "AuthDeckTestSupport",
     ], swiftSettings: strict),
     // The executable's own types (its JSON writer), through @testable import.
     .testTarget(name: "AuthDeckCommandTests", dependencies: [

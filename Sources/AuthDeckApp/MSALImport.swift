@@ -53,6 +53,13 @@ public struct MSALImport {
                 result.skipped.append("\(entry.username.isEmpty ? entry.homeAccountId : entry.username) (no refresh token for client \(clientId))")
                 continue
             }
+            // As a sign-in's claims (`SignInResult.checkedIdentity`): a control character would be
+            // cut at the NUL when read back and the account refused as tampered.
+            let fields = [("home account id", entry.homeAccountId), ("username", entry.username), ("realm", entry.realm)]
+            if let bad = fields.first(where: { SignInResult.controlProblem($0.1) != nil }), let problem = SignInResult.controlProblem(bad.1) {
+                result.skipped.append("\(TerminalText.inert(entry.username)) (its \(bad.0) holds \(problem))")
+                continue
+            }
             let existing = known[entry.homeAccountId]
             var account = existing?.account ?? Account(id: Account.makeID(provider: profile.id), providerId: profile.id, subject: entry.homeAccountId,
                                                        username: entry.username, createdAt: now)

@@ -128,6 +128,13 @@ struct DeckContext: Sendable {
                 ? "\n(or make one \(TerminalText.inert(query))'s default, and \"\(TerminalText.inert(query))\" names it: `authdeck use ID`)" : ""
             throw CLIError.usage("\"\(TerminalText.inert(query))\" matches \(candidates.count) accounts; use one of these ids:\n"
                                      + list.joined(separator: "\n") + orDefault)
+        case .defaultMissing(let provider, let id):
+            // Exit 3, as an account that needs a person: nothing answers for the provider until
+            // someone with the key chooses again (the row went without `logout`, which clears it).
+            let p = TerminalText.inert(provider)
+            throw CLIError.needsSignIn("\(p)'s default account \(TerminalText.inert(id)) is gone from the store (deleted without "
+                                           + "`authdeck logout`), so \"\(TerminalText.inert(query))\" names no account: choose one with "
+                                           + "`authdeck use ACCOUNT` (`authdeck accounts` lists them) or `authdeck use --clear \(p)`")
         case .notFound:
             // What the user typed is echoed inert, as server text is: it may hold escape sequences.
             // A near miss of an id, a username, a provider or PROVIDER/USERNAME is offered back.

@@ -9,10 +9,16 @@ public enum AccountMatcher {
         case found(Account)
         case ambiguous([Account])
         case notFound
+        /// `query` is a provider id whose recorded default (`authdeck use`) names an account that
+        /// is not among `accounts`. Why not fall through to the provider's other account: a
+        /// writer of the store without the key can delete the default's row, and the provider id
+        /// must then answer nothing rather than another person's account.
+        case defaultMissing(provider: String, id: String)
     }
 
     /// - Parameter defaultAccount: a provider's default account id (`authdeck use`), asked
-    ///   only when a provider id names more than one account.
+    ///   only when the query is a provider id with accounts: a default naming none of them is
+    ///   `.defaultMissing`, never the provider's remaining account.
     public static func resolve(_ query: String, in accounts: [Account], defaultAccount: (String) -> String? = { _ in nil }) -> Outcome {
         let q = query.trimmingWhitespace()
         guard !q.isEmpty else { return .notFound }
@@ -27,11 +33,15 @@ public enum AccountMatcher {
         let byUser = accounts.filter { $0.username.lowercased() == lower }
         if let outcome = decide(byUser) { return outcome }
         let byProvider = accounts.filter { $0.providerId.lowercased() == lower }
-        if byProvider.count > 1, let chosen = defaultAccount(byProvider[0].providerId), let account = byProvider.first(where: { $0.id == chosen }) {
+        if let provider = byProvider.first?.providerId, let chosen = defaultAccount(provider) {
+            guard let account = byProvider.first(where: { $0.id == chosen }) else { return .defaultMissing(provider: provider, id: chosen) }
             return .found(account)
         }
         if let outcome = decide(byProvider) { return outcome }
         let byPrefix = accounts.filter { $0.id.lowercased().hasPrefix(lower) || $0.username.lowercased().hasPrefix(lower) }
+        // A provider whose every account was deleted still has its default recorded: its id is
+        // no prefix of another provider's username (`work` is not `workshop@…`).
+        if !byPrefix.isEmpty, let chosen = defaultAccount(q) { return .defaultMissing(provider: q, id: chosen) }
         if let outcome = decide(byPrefix) { return outcome }
         // `provider/` and the start of a username: what a person types after seeing both.
         if let slash = lower.firstIndex(of: "/") {

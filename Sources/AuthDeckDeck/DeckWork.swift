@@ -52,6 +52,13 @@ public struct DeckWork: Sendable {
         do {
             let candidates = try pruning.candidates(config, ids: Set(ids))
             let outcome = try pruning.quarantine(candidates, config: config)
+            // A pruned default no longer stands for its provider (as `authdeck prune` does): left
+            // set, the provider id would say its default is gone.
+            let pruned = Set(outcome.quarantined.map(\.account.id))
+            for (provider, id) in try store.defaultAccounts(providers: Array(Set(outcome.quarantined.map(\.account.providerId))))
+            where pruned.contains(id) {
+                try store.setDefaultAccount(nil, provider: provider)
+            }
             inbox.post(.pruned(count: outcome.quarantined.count))
         } catch { inbox.post(.failed("\(error)")) }
     }
@@ -154,6 +161,10 @@ public struct DeckWork: Sendable {
         do {
             let adapter = try wiring.signOutAdapter(forProvider: stored.account.providerId, config: config)
             _ = try await SignOut(store: store, clock: clock).run(stored, adapter: adapter, clearRegistration: clearRegistration)
+            // A signed-out default no longer stands for its provider (as `authdeck logout` does).
+            if try store.defaultAccount(provider: stored.account.providerId) == id {
+                try store.setDefaultAccount(nil, provider: stored.account.providerId)
+            }
             inbox.post(.loggedOut(id: id, failure: nil))
         } catch let f as AuthFailure {
             inbox.post(.loggedOut(id: id, failure: "could not revoke at the server (\(f.remedy)); nothing was deleted"))

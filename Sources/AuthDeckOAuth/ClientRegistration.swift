@@ -133,9 +133,35 @@ public struct ClientRegistration: Sendable {
         return try await TokenEndpoint.send(HTTPRequest.json(endpoint, Array(body), headers: [HTTPHeader("Accept", "application/json")]), via: http)
     }
 
+    /// The most bytes a registration answer's field may carry (`grant_types` counted whole).
+    ///
+    /// Why a cap: what is kept is sealed and then sent with every sign-in, renewal and
+    /// revocation. A 900 KB `client_id` was sealed, and every later sign-in failed as a
+    /// "network" error (libcurl out of memory) with no way out but editing the store. Real
+    /// servers answer with ids, secrets and tokens of tens of bytes to a few hundred.
+    public static let fieldLimit = 4096
+
+    /// The first field of a registration answer over `fieldLimit`, with its size in bytes.
+    static func oversized(_ json: JSONObject) -> (field: String, bytes: Int)? {
+        for field in ["client_id", "client_secret", "registration_access_token", "registration_client_uri", "token_endpoint_auth_method"] {
+            if let value = json.fields[field] as? String, value.utf8.count > fieldLimit { return (field, value.utf8.count) }
+        }
+        if let grants = json.fields["grant_types"] as? [String] {
+            let bytes = grants.reduce(0) { $0 + $1.utf8.count + 1 }
+            if bytes > fieldLimit { return ("grant_types", bytes) }
+        }
+        return nil
+    }
+
     func parse(_ response: HTTPResponse, asked: [String], redirectURI: String?) throws -> Registered {
         guard let json = JSONObject(bytes: response.body), let id = json.string("client_id"), !id.isEmpty else {
             throw refusal(response.status, code: "bad_response", said: "the answer has no client_id")
+        }
+        if let over = Self.oversized(json) {
+            let host = URL(string: endpoint)?.host ?? endpoint
+            throw AuthFailure(.misconfigured, code: "bad_response",
+                              remedy: "\(host) answered the client registration with a \(over.field) of \(over.bytes) bytes (at most \(Self.fieldLimit) are "
+                                  + "accepted); nothing was stored: ask its administrator for a client and set client_id in config.toml")
         }
         let method = json.string("token_endpoint_auth_method")
             ?? (json.fields["token_endpoint_auth_method"] as? [String])?.first ?? "client_secret_basic"

@@ -17,7 +17,8 @@ public struct SignInCoordinator: Sendable {
         try store.append(DeckEvent(at: clock.now(), kind: .signInStarted, providerId: profile.id, detail: "flow \(flow.rawValue)"))
         let result: SignInResult
         do {
-            result = try await adapter.signIn(flow: flow, presenter: presenter, options: options)
+            // Every adapter's claims pass one check before anything is saved.
+            result = try await adapter.signIn(flow: flow, presenter: presenter, options: options).checkedIdentity(provider: profile.id)
         } catch let failure as AuthFailure {
             try? store.append(DeckEvent(at: clock.now(), kind: .signInFailed, providerId: profile.id,
                                         detail: "\(failure.code): \(failure.remedy)"))

@@ -68,6 +68,27 @@ import AuthDeckTestSupport
         #expect(token.status == 0 && token.stdout == jiros.stdout)
     }
 
+    /// Signing the default out in the deck clears it, as `logout` does (issue 38): left set, the
+    /// provider id would say its default is gone rather than name the account that is left.
+    @Test func theDecksSignOutClearsTheDefault() throws {
+        #expect(try runner.run(["use", "jiro@contoso.com"]).status == 0)
+        let s = try TmuxSession(environment: runner.environment.merging(["TERM": "xterm-256color"]) { $1 }, command: "\(runner.executable); echo EXIT=$?")
+        try s.waitFor(text: "jiro@contoso.com *")
+        try s.send("/")
+        try s.send(literal: "jiro")
+        try s.send("Enter")
+        try s.waitFor("jiro's row alone") { $0.contains("jiro@contoso.com") && !$0.contains("taro@contoso.com") }
+        try s.send("d")
+        try s.waitFor(text: "y sign out")
+        try s.send("y")
+        try s.waitFor(text: "Signed out")
+        try s.send("q")
+        try s.waitFor(text: "EXIT=0")
+        #expect(try runner.run(["use"]).stdout.contains("No default accounts"))
+        let token = try runner.run(["token", "work"]), taros = try runner.run(["token", "taro@contoso.com"])
+        #expect(token.status == 0 && token.stdout == taros.stdout, "\(token.stderr)")
+    }
+
     /// Pruning the default clears it and says so.
     @Test func pruningTheDefaultClearsIt() throws {
         #expect(try runner.run(["use", "jiro@contoso.com"]).status == 0)

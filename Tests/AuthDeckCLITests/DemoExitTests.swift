@@ -50,9 +50,10 @@ import Glibc
         }
         let dirs = demoDirectories()
         #expect(dirs.count == count, "\(dirs)")
-        let demo = try #require(dirs.compactMap { Int32($0.dropFirst("authdeck-demo-".count)) }.first)
+        // `authdeck-demo-PID-XXXXXX` (mkdtemp)
+        let (name, demo) = try #require(dirs.compactMap { d in Int32(d.dropFirst("authdeck-demo-".count).prefix { $0 != "-" }).map { (d, $0) } }.first)
         let emulator = try #require(children(of: demo, named: "authdeck-idp").first, "the demo's emulator is its child")
-        #expect(FileManager.default.fileExists(atPath: "\(tmp)/authdeck-demo-\(demo)/authdeck.db"))
+        #expect(FileManager.default.fileExists(atPath: "\(tmp)/\(name)/authdeck.db"))
         return (s, demo, emulator)
     }
 
@@ -134,6 +135,41 @@ import Glibc
         try s.send("q")
         try waitUntil("the demo to end") { !alive(demo) && !alive(emulator) }
         #expect(alive(pid))
+    }
+
+    /// Issue 38: the seed's directory was `$TMPDIR/authdeck-demo-seed-<pid>`, a name another
+    /// local user could create first (and so make `demo --seed-only` fail). Every such name a
+    /// pid can give, and the plain demo's, is taken here by another user (nobody); the demo
+    /// still seeds, in a directory of its own that is private.
+    @Test func predictableNamesTakenByAnotherUserDoNotBlockTheSeed() throws {
+        let lastPid = Int32((try String(contentsOfFile: "/proc/sys/kernel/ns_last_pid", encoding: .utf8))
+            .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 300
+        let pidMax = Int32((try String(contentsOfFile: "/proc/sys/kernel/pid_max", encoding: .utf8))
+            .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 32768
+        // Every pid when there are few; else the next 20,000 after the last one given.
+        let pids = pidMax <= 65536 ? Array(2...pidMax) : Array(lastPid...(lastPid + 20_000))
+        var taken = 0
+        for pid in pids {
+            for name in ["authdeck-demo-seed-\(pid)", "authdeck-demo-\(pid)"] {
+                let path = tmp + "/" + name
+                guard mkdir(path, 0o755) == 0 else { continue }
+                if geteuid() == 0 { chown(path, 65534, 65534) }
+                taken += 1
+            }
+        }
+        #expect(taken == pids.count * 2, "every predictable name is taken first")
+        let r = try BinaryRunner(product: "authdeck", environment: environment).run(["demo", "--seed-only"], timeout: 90)
+        let pid = r.stdout.split(separator: " ").last.flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        defer { if let pid { kill(pid, SIGTERM) } }
+        #expect(r.status == 0, "\(r.stderr)")
+        let store = try #require(r.stdout.split(separator: "\n").first { $0.hasPrefix("store ") }?.dropFirst("store ".count), "\(r.stdout)")
+        let directory = (String(store) as NSString).deletingLastPathComponent
+        let name = (directory as NSString).lastPathComponent
+        #expect(name.hasPrefix("authdeck-demo-seed-") && name.split(separator: "-").count == 5, "a name of its own: \(name)")
+        var st = stat()
+        #expect(lstat(directory, &st) == 0 && st.st_uid == geteuid() && st.st_mode & 0o777 == 0o700 && st.st_mode & S_IFMT == S_IFDIR)
+        #expect(FileManager.default.fileExists(atPath: String(store)))
+        #expect(r.stdout.contains("remove kill \(pid ?? 0); rm -r \(directory)\n"), "\(r.stdout)")
     }
 
     /// A demo killed together with its emulator (`kill -9` of both) leaves its directory; the

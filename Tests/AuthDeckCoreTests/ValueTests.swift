@@ -96,6 +96,23 @@ import AuthDeckCore
         #expect(AccountMatcher.resolve("work/taro@f", in: two) == .found(two[1]))
     }
 
+    /// Issue 38: a default (`authdeck use`) whose account was deleted without the key made the
+    /// provider id name the provider's other account. It names nothing now, whatever is left.
+    @Test func aProviderIdWhoseDefaultIsGoneNamesNoAccount() {
+        let left = [acct("work/bb22", "hanako@contoso.com"), acct("gh/cc33", "workshop@example.org")]
+        let defaults = ["work": "work/aa11"]
+        #expect(AccountMatcher.resolve("work", in: left) { defaults[$0] } == .defaultMissing(provider: "work", id: "work/aa11"))
+        #expect(AccountMatcher.resolve("WORK", in: left) { defaults[$0] } == .defaultMissing(provider: "work", id: "work/aa11"))
+        // Every account of the provider gone: its id is no prefix of another provider's username.
+        #expect(AccountMatcher.resolve("work", in: [left[1]]) { defaults[$0] } == .defaultMissing(provider: "work", id: "work/aa11"))
+        #expect(AccountMatcher.resolve("work", in: [left[1]]) == .found(left[1]), "no default: a prefix, as before")
+        // Named otherwise, the remaining account is still found; a default that is there still decides.
+        #expect(AccountMatcher.resolve("hanako", in: left) { defaults[$0] } == .found(left[0]))
+        let both = [acct("work/aa11", "taro@contoso.com")] + left
+        #expect(AccountMatcher.resolve("work", in: both) { defaults[$0] } == .found(both[0]))
+        #expect(AccountMatcher.resolve("work", in: left) == .found(left[0]), "no default recorded: the sole account")
+    }
+
     @Test func netscapeJarRoundTrips() throws {
         let cookies = [
             Cookie(id: "1", name: "FedAuth", value: Secret("77u/PD94"), domain: "contoso.sharepoint.com", path: "/",

@@ -41,10 +41,7 @@ struct DemoCommand: AsyncParsableCommand {
         DemoDirectory.sweep(in: tmp)
         // A --seed-only demo outlives this process for the script that asked for it: its
         // directory is named apart, so the next demo's sweep leaves it alone.
-        let dir = tmp + (seedOnly ? "/authdeck-demo-seed-" : "/authdeck-demo-") + String(getpid())
-        guard mkdir(dir, 0o700) == 0 else {
-            throw CLIError.failure("\(dir): cannot create the demo directory (\(String(cString: strerror(errno))))")
-        }
+        let dir = try DemoDirectory.create(in: tmp, seedOnly: seedOnly)
         let idp: DemoEmulator
         do { idp = try DemoEmulator.start(followingThisProcessRemoving: seedOnly ? nil : dir) } catch {
             try? FileManager.default.removeItem(atPath: dir)

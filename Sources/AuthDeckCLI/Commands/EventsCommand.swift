@@ -40,7 +40,7 @@ struct EventsCommand: AsyncParsableCommand {
             case .found(let a): accountId = a.id
             case .ambiguous(let list):
                 throw CLIError.usage("\"\(TerminalText.inert(account))\" matches \(list.count) accounts: \(list.map(\.id).joined(separator: ", "))")
-            case .notFound: (accountId, unknown) = (account, true)
+            case .notFound, .defaultMissing: (accountId, unknown) = (account, true)
             }
         }
         let from = since.flatMap(TimeSpan.init(parsing:)).map { context.clock.now() - $0 }

@@ -130,7 +130,7 @@ struct PruneCommand: AsyncParsableCommand {
                 switch AccountMatcher.resolve(query, in: quarantined) {
                 case .found(let a): return a.id
                 case .ambiguous(let list): throw CLIError.usage("\"\(TerminalText.inert(query))\" matches \(list.count) quarantined accounts: \(list.map(\.id).joined(separator: ", "))")
-                case .notFound: throw CLIError.usage("no quarantined account matches \"\(TerminalText.inert(query))\"")
+                case .notFound, .defaultMissing: throw CLIError.usage("no quarantined account matches \"\(TerminalText.inert(query))\"")
                 }
             }
         }

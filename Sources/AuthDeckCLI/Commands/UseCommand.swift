@@ -20,7 +20,9 @@ struct UseCommand: AsyncParsableCommand {
     struct DefaultJSON: Encodable {
         var provider: String
         var account: String
-        var username: String
+        /// nil when the account is gone (deleted without `logout`): the default names nothing.
+        var username: String?
+        var gone: Bool
     }
 
     func run() async throws {
@@ -41,8 +43,14 @@ struct UseCommand: AsyncParsableCommand {
             let shown = try context.openStoreIfPresent().map(Self.defaults) ?? []
             if json { return try Output.json(shown) }
             guard context.storeExists else { return Output.raw("No default accounts.\n") }
-            return Output.raw(shown.isEmpty ? "No default accounts (`authdeck use ACCOUNT` sets one).\n"
-                              : shown.map { "\($0.provider)  \($0.account)  \(TerminalText.inert($0.username))\n" }.joined())
+            return Output.raw(shown.isEmpty ? "No default accounts (`authdeck use ACCOUNT` sets one).\n" : shown.map { d in
+                // A default whose account was deleted without `logout` is shown: the provider's
+                // id names nothing until it is chosen again.
+                guard let username = d.username else {
+                    return "\(d.provider)  \(TerminalText.inert(d.account))  (gone: `authdeck use ACCOUNT` or `authdeck use --clear \(d.provider)`)\n"
+                }
+                return "\(d.provider)  \(d.account)  \(TerminalText.inert(username))\n"
+            }.joined())
         }
         let store = try context.openStore()
         let stored = try context.resolveAccount(account, in: store)
@@ -56,8 +64,9 @@ struct UseCommand: AsyncParsableCommand {
     static func defaults(_ store: DeckStore) throws -> [DefaultJSON] {
         let rows = try store.accountRows(includeQuarantined: false)
         let defaults = try store.defaultAccounts(providers: Array(Set(rows.map(\.providerId))).sorted())
-        return defaults.sorted { $0.key < $1.key }.compactMap { provider, id in
-            rows.first { $0.id == id }.map { DefaultJSON(provider: provider, account: id, username: $0.username) }
+        return defaults.sorted { $0.key < $1.key }.map { provider, id in
+            let username = rows.first { $0.id == id }?.username
+            return DefaultJSON(provider: provider, account: id, username: username, gone: username == nil)
         }
     }
 }
