@@ -42,11 +42,12 @@ import AuthDeckTestSupport
         #expect(throws: ConfigError.self) { try ThemeLoader.load(path, home: dir.path) }
     }
 
-    /// Written configs are 0600 whatever the umask, and a 0644 file rewritten becomes 0600.
+    /// Written configs are 0600 under the usual umask (022 would give 0644), and a 0644 file
+    /// rewritten becomes 0600. (Not under umask 0 here: the umask is the whole test process's,
+    /// and tests running beside this one then made 0777 directories; `ConfigTrustTests` runs
+    /// the binary under umask 0 instead.)
     @Test func writtenConfigsAreOwnerOnly() throws {
         let path = dir.file("new/config.toml")
-        let old = umask(0)
-        defer { umask(old) }
         try ConfigWriter.write(DeckFixture.configTOML, to: path)
         #expect(mode(path) == 0o600)
         #expect(mode(dir.file("new")) == 0o700)
