@@ -21,7 +21,7 @@ struct RoutedToken {
         let store = try context.openStore()
         if let configIdentity {
             try? store.saveSealedRecord(HelperFastPath(configIdentity: configIdentity, clockSkewSeconds: config.statePolicy.clockSkew.seconds,
-                                                       routes: config.credentials))
+                                                       routes: config.credentials.filter { !$0.isDockers }))
             try? store.saveSealedRecord(TenantPins(configIdentity: configIdentity, providers: config.providers))
         }
         let stored: StoredAccount

@@ -24,7 +24,9 @@ enum CredentialReader {
             throw r.fail("\"scopes\" items must be single scopes without spaces (found \"\(bad)\")")
         }
         let registry = try r.string("registry")
-        if let registry, registry != "acr" { throw r.fail("\"registry\" must be \"acr\" (found \"\(registry)\")") }
+        if let registry, !["acr", "docker"].contains(registry) {
+            throw r.fail("\"registry\" must be \"acr\" (an Azure Container Registry) or \"docker\" (another registry) (found \"\(registry)\")")
+        }
         return CredentialRoute(url: url, account: account, scopes: scopes, username: try r.string("username"), registry: registry,
                                caFile: try r.string("ca_file"))
     }

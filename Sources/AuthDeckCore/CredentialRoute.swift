@@ -12,7 +12,8 @@ public struct CredentialRoute: Equatable, Sendable {
     /// What git is told as the username (the account's username when nil).
     public var username: String?
     /// `"acr"`: an Azure Container Registry, whose docker credential is a registry refresh
-    /// token exchanged for the account's token (the default for `*.azurecr.io`).
+    /// token exchanged for the account's token (the default for `*.azurecr.io`); `"docker"`:
+    /// another registry, given the token itself. Either makes the entry docker's (`isDockers`).
     public var registry: String?
     /// A CA file for the registry's TLS (a private registry), never a way to skip verification.
     public var caFile: String?
@@ -32,6 +33,11 @@ public struct CredentialRoute: Equatable, Sendable {
         let rest = url[schemeEnd.upperBound...]
         return String(rest.prefix { $0 != "/" })
     }
+
+    /// Whether the entry is docker's rather than git's: a `registry` is named or the host is an
+    /// Azure Container Registry. Each helper serves only its own entries, so `setup-git` never
+    /// points git at a registry and `docker-credential list` never names a repository host.
+    public var isDockers: Bool { registry != nil || hostAndPort.hasSuffix(".azurecr.io") }
 
     /// Whether docker's credential for it is an ACR refresh token.
     public var isACR: Bool { registry == "acr" || (registry == nil && hostAndPort.hasSuffix(".azurecr.io")) }

@@ -60,6 +60,43 @@ struct DockerCredentialTests {
         try BinaryRunner(executable: DockerCLI.path!, environment: runner.environment).run(args, timeout: 60)
     }
 
+    /// Issue 39, item 8: a route is git's or docker's, and each helper serves its own — docker
+    /// gets nothing for a repository host and lists only registries; git gets nothing for a
+    /// registry and `setup-git` configures only repository URLs (saying when it points git at
+    /// a build directory).
+    @Test func gitAndDockerRoutesStayApart() throws {
+        try home.writeConfig(idp.workAndIntranetTOML() + """
+            [[credential]]
+            url = "https://git.example.com/team"
+            account = "work"
+
+            [[credential]]
+            url = "https://contoso.azurecr.io"
+            account = "work"
+
+            [[credential]]
+            url = "https://registry.example.com"
+            account = "work"
+            registry = "docker"
+
+            """)
+        let list = try runner.run(["docker-credential", "list"])
+        #expect(list.stdout.contains("contoso.azurecr.io") && list.stdout.contains("registry.example.com"), "\(list.stdout)")
+        #expect(!list.stdout.contains("git.example.com"), "a repository host is not docker's: \(list.stdout)")
+        let get = try runner.run(["docker-credential", "get"], stdin: "git.example.com\n")
+        #expect(get.status == 1 && get.stdout.contains("credentials not found in native keychain"), "\(get.stdout)")
+        #expect(try runner.run(["docker-credential", "get"], stdin: "registry.example.com\n").stdout.contains(#""Secret":"at."#))
+        let git = try runner.run(["git-credential", "get"], stdin: "protocol=https\nhost=contoso.azurecr.io\n\n")
+        #expect(git.status == 0 && git.stdout.isEmpty, "a registry is not git's: \(git.stdout)")
+        #expect(try runner.run(["git-credential", "get"], stdin: "protocol=https\nhost=git.example.com\npath=team/app.git\n\n")
+            .stdout.contains("password="))
+        let setup = try runner.run(["setup-git"])
+        #expect(setup.status == 0 && setup.stdout == "git asks authdeck for https://git.example.com/team\n", "\(setup.stdout) \(setup.stderr)")
+        #expect(setup.stderr.contains("from a build directory of a checkout"), "\(setup.stderr)")
+        let gitConfig = try String(contentsOfFile: home.file(".gitconfig"), encoding: .utf8)
+        #expect(gitConfig.contains("git.example.com") && !gitConfig.contains("azurecr") && !gitConfig.contains("registry.example.com"), "\(gitConfig)")
+    }
+
     @Test func dockerInspectsAnImageWithTheExchangedToken() throws {
         try config(scope: "https://management.azure.com/.default")
         let r = try docker("manifest", "inspect", "--insecure", "127.0.0.1:\(port)/app:latest")
@@ -80,6 +117,7 @@ struct DockerCredentialTests {
             [[credential]]
             url = "https://registry.example.com"
             account = "work"
+            registry = "docker"
 
             """)
         for server in ["http://registry.example.com", "HTTP://registry.example.com/v2/", "ftp://registry.example.com"] {

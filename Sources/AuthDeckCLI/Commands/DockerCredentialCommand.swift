@@ -26,7 +26,7 @@ struct DockerCredentialCommand: AsyncParsableCommand {
         switch operation {
         case "store", "erase": return
         case "list":
-            let routes = try context.loadConfig().credentials
+            let routes = try context.loadConfig().credentials.filter(\.isDockers)
             let list = Dictionary(routes.map { ($0.hostAndPort, $0.isACR ? RegistryRoutesUser.acr : ($0.username ?? $0.account)) }) { a, _ in a }
             return Output.raw(String(decoding: try JSONSerialization.data(withJSONObject: list, options: [.sortedKeys]), as: UTF8.self) + "\n")
         case "get": break
@@ -36,7 +36,7 @@ struct DockerCredentialCommand: AsyncParsableCommand {
         if let refusal = Self.transportRefusal(server) { throw CLIError.failure(refusal) }
         let host = CredentialRoute(url: server.contains("://") ? server : "https://" + server, account: "").hostAndPort
         let config = try context.loadConfig()
-        guard let route = config.credentials.filter({ $0.hostAndPort == host }).max(by: { $0.url.count < $1.url.count }) else {
+        guard let route = config.credentials.filter({ $0.isDockers && $0.hostAndPort == host }).max(by: { $0.url.count < $1.url.count }) else {
             // What docker's helpers say when they hold nothing for the registry.
             Output.raw("credentials not found in native keychain\n")
             throw ExitCode(1)

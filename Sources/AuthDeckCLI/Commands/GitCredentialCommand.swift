@@ -38,7 +38,7 @@ struct GitCredentialCommand: AsyncParsableCommand {
         // Taken before the file is read, so an edit in between makes the front's record stale.
         let configIdentity = TokenFastPath.configIdentity(path: context.configPath)
         let config = try context.loadConfig()
-        guard let route = CredentialRoute.route(for: url, in: config.credentials) else { return }
+        guard let route = CredentialRoute.route(for: url, in: config.credentials.filter { !$0.isDockers }) else { return }
         // git sends the token where it asked for it: held to the one decision like every sender.
         if let refusal = SecretDestination.refusal(.accessToken, to: url) {
             return Output.error("git-credential for \(TerminalText.inert(url)): \(refusal); nothing was given to git")

@@ -19,14 +19,22 @@ struct SetupGitCommand: AsyncParsableCommand {
 
     func run() async throws {
         let context = DeckContext(global)
-        let targets = urls.isEmpty ? try context.loadConfig().credentials.map(\.url) : urls.map(CredentialRoute.normalized)
+        // A registry's entry is docker's: git is never pointed at it.
+        let targets = urls.isEmpty ? try context.loadConfig().credentials.filter { !$0.isDockers }.map(\.url) : urls.map(CredentialRoute.normalized)
         guard !targets.isEmpty else {
-            throw CLIError.usage("no URL given and no [[credential]] entry in \(context.configPath): add one (see authdeck(1), GIT, KUBECTL AND DOCKER)")
+            throw CLIError.usage("no URL given and no git [[credential]] entry (one without registry) in \(context.configPath): add one (see authdeck(1), GIT, KUBECTL AND DOCKER)")
         }
         for url in targets {
             guard url.hasPrefix("https://") || url.hasPrefix("http://") else { throw CLIError.usage("\"\(TerminalText.inert(url))\" is not an http(s) URL") }
         }
-        let helper = Self.helper(Self.frontPath)
+        let front = Self.frontPath
+        let helper = Self.helper(front)
+        if !remove, front.contains("/.build/") {
+            // A build directory changes and goes away with `swift build` or a clean: say where git
+            // will look, and how to keep it working.
+            Output.note("authdeck: git will run \(TerminalText.inert(front)) from a build directory of a checkout; "
+                        + "after `scripts/install`, run the installed `authdeck setup-git` again so git uses the installed binary")
+        }
         for url in targets {
             let hasPath = url.dropFirst(url.hasPrefix("https://") ? 8 : 7).contains("/")
             if remove {
