@@ -1,5 +1,6 @@
 import Foundation
 import CCurl
+import AuthDeckCore
 
 /// `HTTPClient` over libcurl: one easy handle per request, each on a thread of its own so any
 /// number of requests can be in flight (bulk renewal bounds them itself). Not GCD's global
@@ -81,7 +82,7 @@ public struct CurlHTTPClient: HTTPClient {
         case nil:
             break
         }
-        applyProxy(scheme: scheme, set: { set($0, $1) })
+        applyProxy(scheme: scheme, host: host, set: { set($0, $1) })
         if let jar = request.cookieJar {
             set(CURLOPT_COOKIEFILE, "")  // turns the engine on without reading a file
             for line in jar where !line.isEmpty { set(CURLOPT_COOKIELIST, line) }
@@ -162,9 +163,17 @@ public struct CurlHTTPClient: HTTPClient {
 
     /// libcurl reads only the lowercase `http_proxy` (uppercase is ignored against
     /// "httpoxy"); authdeck is not a CGI program, so it honours both spellings.
-    func applyProxy(scheme: String, set: (CURLoption, String) -> Void) {
+    ///
+    /// This machine's own addresses never go through a proxy: plain http is allowed there only
+    /// because nothing leaves the machine, and a proxy would carry a refresh token or password
+    /// across the network in clear (`[::1]` slipped past a usual `no_proxy=localhost,127.0.0.1`).
+    func applyProxy(scheme: String, host: String, set: (CURLoption, String) -> Void) {
         func env(_ name: String) -> String? {
             (environment[name.lowercased()] ?? environment[name.uppercased()]).flatMap { $0.isEmpty ? nil : $0 }
+        }
+        if TransportSecurity.isLoopback(host: host) {
+            set(CURLOPT_PROXY, "")
+            return
         }
         if let proxy = env(scheme == "https" ? "https_proxy" : "http_proxy") ?? env("all_proxy") {
             set(CURLOPT_PROXY, proxy)

@@ -76,7 +76,7 @@ public struct TokenSet: Sendable {
         let access = AccessToken(id: makeID(), value: accessToken, scopes: scope ?? requestedScopes,
                                  tokenType: tokenType, obtainedAt: now, expiresAt: expiry)
         let refresh = refreshToken.map { RefreshToken(id: makeID(), value: $0, generation: 1, obtainedAt: now, home: home) }
-        return Credentials(accessTokens: [access], refreshToken: refresh, idTokenClaims: idTokenClaims)
+        return Credentials(accessTokens: [access], refreshToken: refresh, idTokenClaims: idTokenClaims).recordingHome(home)
     }
 }
 

@@ -55,11 +55,12 @@ struct FlowRunner: Sendable {
                                        grant: .password, secrets: [password.exposedValue], now: context.clock.now())
     }
 
-    /// Client credentials for `scopes` (identity scopes removed: the app is not a user).
-    func client(scopes: [String]) async throws -> TokenSet {
+    /// Client credentials for `scopes` (identity scopes removed: the app is not a user). A
+    /// renewal names the grant's `home`, so the client's secret goes only where it went at sign-in.
+    func client(scopes: [String], home: GrantHome? = nil) async throws -> TokenSet {
         try await token.request([("grant_type", "client_credentials"),
                                  ("scope", scopes.filter { !["openid", "profile", "offline_access", "email"].contains($0) }.joined(separator: " "))],
-                                grant: .clientCredentials, secrets: [], now: context.clock.now())
+                                grant: .clientCredentials, secrets: [], home: home, now: context.clock.now())
     }
 
     /// What a renewal without a refresh token says: only a person can help.
@@ -74,7 +75,7 @@ struct FlowRunner: Sendable {
         guard let refresh = stored.credentials.refreshToken else { throw Self.noRefreshToken(profileId: profileId) }
         return try await token.request([("grant_type", "refresh_token"), ("refresh_token", refresh.value.exposedValue),
                                         ("scope", scopes.joined(separator: " "))],
-                                       grant: .refresh, secrets: [refresh.value.exposedValue], home: refresh.home ?? legacyHome,
+                                       grant: .refresh, secrets: [refresh.value.exposedValue], home: stored.credentials.grantHome ?? legacyHome,
                                        now: context.clock.now())
     }
 }

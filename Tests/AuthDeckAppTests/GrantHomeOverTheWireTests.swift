@@ -108,6 +108,60 @@ import AuthDeckTestSupport
         }
     }
 
+    /// A store holding `account` with `credentials`, and config `toml`, over `http`.
+    func setUp(_ http: ScriptedHTTPClient, account: Account, credentials: Credentials, toml: String,
+               environment: [String: String] = [:]) throws -> (ProviderWiring, DeckConfig, StoredAccount) {
+        let name = UUID().uuidString
+        let store = try DeckStore.open(StoreLocation(databasePath: dir.file("\(name).db"), keyFilePath: dir.file("\(name).key")), clock: clock)
+        try store.insert(StoredAccount(account: account, credentials: credentials))
+        let config = try ConfigLoader.parse(toml, path: dir.file("config.toml"))
+        return (ProviderWiring(store: store, clock: clock, environment: environment, http: http), config, try #require(try store.account(id: account.id)))
+    }
+
+    /// The attack pass found these after the first fix: a client-credentials grant (no refresh
+    /// token to carry a home) sent the client secret to a moved token endpoint, and Facebook sent
+    /// the app secret and the user's token to a moved Graph API. Their homes are recorded at
+    /// sign-in (`Credentials.grantHome`) and held like a refresh token's.
+    @Test func aClientCredentialsGrantAndAFacebookTokenGoOnlyHome() async throws {
+        let http = ScriptedHTTPClient()
+        http.on("POST", "https://b.example/token") { _ in ScriptedHTTPClient.json(200, Self.answer) }
+        http.on("GET", "https://graph.evil.example/v19.0/oauth/access_token") { _ in ScriptedHTTPClient.json(200, #"{"access_token":"x","expires_in":60}"#) }
+        let expired = [AccessToken(id: "at-old", value: Secret("AT-OLD"), scopes: ["api"], obtainedAt: clock.now() - .hours(2), expiresAt: clock.now() - .hours(1))]
+        let app = Account(id: "app/c", providerId: "app", subject: "client:cli", username: "cli", createdAt: clock.now() - .days(1))
+        let appCredentials = Credentials(accessTokens: expired, extras: ["grant": Secret("client_credentials")])
+            .recordingHome(GrantHome.issued(by: nil, at: "https://a.example/token"))
+        let (w1, c1, s1) = try setUp(http, account: app, credentials: appCredentials, toml: """
+            [[provider]]
+            id = "app"
+            kind = "oidc"
+            client_id = "cli"
+            client_secret_env = "APP_SECRET"
+            scopes = ["api"]
+            endpoints = { token = "https://b.example/token" }
+            """, environment: ["APP_SECRET": "CS-APP-1"])
+        let f1 = await renew(w1, c1, s1)
+        #expect(f1?.code == "grant_moved" && f1?.remedy.contains("https://a.example") == true, "\(String(describing: f1))")
+        let fb = Account(id: "fb/u", providerId: "fb", subject: "u1", username: "hanako", createdAt: clock.now() - .days(1))
+        let fbCredentials = Credentials(accessTokens: [AccessToken(id: "at", value: Secret("AT-FB-1"), scopes: ["public_profile"],
+                                                                   obtainedAt: clock.now() - .hours(2), expiresAt: clock.now() - .seconds(1))])
+            .recordingHome(GrantHome(issuer: nil, origins: ["https://graph.facebook.com"]))
+        let (w2, c2, s2) = try setUp(http, account: fb, credentials: fbCredentials, toml: """
+            [[provider]]
+            id = "fb"
+            kind = "facebook"
+            client_id = "1234"
+            client_secret_env = "FB_SECRET"
+            endpoints = { graph = "https://graph.evil.example" }
+            """, environment: ["FB_SECRET": "FB-APP-SECRET"])
+        let f2 = await renew(w2, c2, s2)
+        #expect(f2?.code == "grant_moved", "\(String(describing: f2))")
+        let leaked = http.requests.filter { r in
+            let text = r.url + String(decoding: r.body ?? [], as: UTF8.self) + r.headers.map(\.value).joined()
+            return ["CS-APP-1", "FB-APP-SECRET", "AT-FB-1"].contains { text.contains($0) } || text.contains("Basic ")
+        }
+        #expect(leaked.isEmpty, "sent: \(leaked.map(\.url))")
+    }
+
     /// A renewal at the grant's home goes through, and the rotated token keeps that home in the
     /// store (sealed with it): a token stored before homes were recorded gets one this way.
     @Test func aRenewalAtHomeRecordsTheHomeWithTheRotatedToken() async throws {

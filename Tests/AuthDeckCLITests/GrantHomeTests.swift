@@ -71,6 +71,23 @@ import AuthDeckPlatform
         }
     }
 
+    /// Found by the attack pass after the first fix: a client-credentials account (no refresh
+    /// token) renewed by sending the client secret to a moved issuer's token endpoint.
+    @Test func aClientCredentialsGrantSendsItsSecretOnlyHome() throws {
+        let (server, base) = try HostileServerTests.server()
+        try withExtendedLifetime(server) {
+            let runner = BinaryRunner.authdeck(home: home, ["HOSTILE_SECRET": "hostile-secret"])
+            try home.writeConfig(Self.toml(#"{ issuer = "\#(base)/good" }"#))
+            let login = try runner.run(["login", "h", "--client"])
+            #expect(login.status == 0, "\(login.stderr)")
+            try home.writeConfig(Self.toml(#"{ issuer = "\#(base)/moved" }"#))
+            let r = try runner.run(["refresh", "h"])
+            #expect(r.status == ExitStatus.needsSignIn && r.stderr.contains("\(base)/good") && r.stderr.contains("\(base)/moved"), "\(r.stderr)")
+            let received = try Self.received(base)
+            #expect(received.filter { $0.0 == "moved" }.isEmpty, "the moved issuer received \(received)")
+        }
+    }
+
     /// The attack: an issuer whose discovery names a plain-http token endpoint on another host
     /// received `grant_type=refresh_token&refresh_token=…` in clear. Refused before a byte leaves
     /// (the name is not even resolved), for the refresh token as for a sign-in's password.

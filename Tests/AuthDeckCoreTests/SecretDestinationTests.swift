@@ -23,7 +23,7 @@ import AuthDeckCore
     }
 
     @Test func aGrantsSecretsGoOnlyToItsHome() {
-        for kind: SecretKind in [.refreshToken, .clientSecret, .clientAssertion, .registrationAccessToken] {
+        for kind: SecretKind in [.refreshToken, .clientSecret, .clientAssertion, .registrationAccessToken, .accessToken] {
             let at = { (url: String, issuer: String?) in SecretDestination.refusal(kind, to: url, home: home, issuer: issuer) }
             #expect(at("https://a.example/realms/x/token", "https://a.example/realms/x") == nil)
             #expect(at("https://A.EXAMPLE:443/other/path", "https://a.example/realms/x/") == nil, "same origin, issuer with a slash")
@@ -39,8 +39,9 @@ import AuthDeckCore
                 #expect(refusal?.description.contains("https://a.example/realms/x") == true, "names the old issuer")
             }
         }
-        // Access tokens and cookies go where the person pointed them: the home does not bind them.
-        #expect(SecretDestination.refusal(.accessToken, to: "https://b.example/api", home: home) == nil)
+        // Declared without a home (a `request` URL the person typed, a tool's route), only the
+        // transport rule applies.
+        #expect(SecretDestination.refusal(.accessToken, to: "https://b.example/api") == nil)
     }
 
     @Test func aRefusalNamesTheGrantSecretFirstAndNeverTheValue() {

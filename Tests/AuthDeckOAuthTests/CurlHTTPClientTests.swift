@@ -92,6 +92,18 @@ import AuthDeckTestSupport
         }
     }
 
+    /// Issue 38: this machine's own addresses never go through a proxy — plain http is allowed
+    /// there only because nothing leaves the machine (a proxy read a refresh token sent to
+    /// `http://[::1]`, which a usual `no_proxy` does not name).
+    @Test func loopbackNeverGoesThroughAProxy() async throws {
+        let proxied = client(["http_proxy": "http://127.0.0.1:\(port)", "no_proxy": "example.com"])
+        for host in ["127.0.0.1", "localhost"] {
+            let r = try await proxied.send(HTTPRequest(url: "http://\(host):\(port)/echo"))
+            let echo = try #require(JSONSerialization.jsonObject(with: Data(r.body)) as? [String: Any])
+            #expect(echo["target"] as? String == "/echo", "\(host) went through the proxy: \(String(describing: echo["target"]))")
+        }
+    }
+
     @Test func theCookieEngineImportsAndExportsNetscapeJars() async throws {
         // Sending: a jar line reaches the server as a Cookie header.
         let line = "127.0.0.1\tFALSE\t/\tFALSE\t0\tSession\tabc"

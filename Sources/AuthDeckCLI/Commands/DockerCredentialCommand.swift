@@ -41,6 +41,10 @@ struct DockerCredentialCommand: AsyncParsableCommand {
             Output.raw("credentials not found in native keychain\n")
             throw ExitCode(1)
         }
+        // The entry's own URL too: `url = "http://…"` named over plain http gives docker nothing.
+        if let refusal = SecretDestination.refusal(.accessToken, to: route.url) {
+            throw CLIError.failure("docker-credential for \(TerminalText.inert(server)): the [[credential]] url: \(refusal); nothing was given to docker")
+        }
         let (token, username) = try await RoutedToken(context: context, config: config).token(for: route)
         var answer: [String: String] = ["ServerURL": server]
         if route.isACR {

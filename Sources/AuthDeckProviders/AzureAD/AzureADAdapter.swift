@@ -117,7 +117,7 @@ public struct AzureADAdapter: ProviderAdapter {
         let runner = FlowRunner(context: context, profileId: profile.id, token: tokenEndpoint, scopes: requested)
         if stored.credentials.extras["grant"]?.exposedValue == "client_credentials" {
             let s = wanted.isEmpty ? scopes : wanted
-            return try await runner.client(scopes: s).credentials(now: now, requestedScopes: s, idTokenClaims: [:])
+            return try await runner.client(scopes: s, home: stored.credentials.grantHome).credentials(now: now, requestedScopes: s, idTokenClaims: [:])
         }
         let tokens = try await runner.refresh(stored, scopes: requested, profileId: profile.id)
         var claims: [String: String] = [:]

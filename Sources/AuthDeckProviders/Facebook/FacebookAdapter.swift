@@ -44,12 +44,18 @@ public struct FacebookAdapter: ProviderAdapter {
         throw AuthFailure(.misconfigured, code: "config", remedy: "provider \"\(profile.id)\": set options.client_token (device login needs it)")
     }
 
-    /// A Graph call; Facebook errors become `AuthFailure`s.
-    func graph(_ method: String, _ path: String, _ params: [(String, String)], secrets: [String]) async throws -> JSONObject {
+    /// Where this app's tokens are made: the Graph API's origin, recorded with an account at
+    /// sign-in so its token and the app secret are later sent nowhere else.
+    var home: GrantHome { GrantHome(issuer: nil, origins: [endpoints.api("me")].compactMap(GrantHome.origin(of:))) }
+
+    /// A Graph call; Facebook errors become `AuthFailure`s. With `home` (an account's), the
+    /// secrets it carries go only there (`SecretDestination`).
+    func graph(_ method: String, _ path: String, _ params: [(String, String)], secrets: [String], home: GrantHome? = nil) async throws -> JSONObject {
         let query = FormEncoding.encode(params)
-        let request = method == "POST"
+        var request = method == "POST"
             ? HTTPRequest.form(endpoints.api(path), params)
             : HTTPRequest(method: method, url: endpoints.api(path) + "?" + query, headers: [HTTPHeader("Accept", "application/json")])
+        if let home, let carried = request.effectivePassage { request.passage = SecretPassage(carried.kinds, home: home) }
         let response = try await TokenEndpoint.send(request, via: context.http)
         if let (code, subcode, message) = FacebookErrors.codes(response.body) {
             var f = FacebookErrors.failure(code: code, subcode: subcode, message: message)
@@ -181,11 +187,11 @@ public struct FacebookAdapter: ProviderAdapter {
     }
 
     /// With an app secret, a short-lived token becomes a ~60-day one; without, nil.
-    func exchangeForLongLived(_ token: Secret) async throws -> (Secret, Int64?)? {
+    func exchangeForLongLived(_ token: Secret, home: GrantHome? = nil) async throws -> (Secret, Int64?)? {
         guard let secret else { return nil }
         let json = try await graph("GET", "oauth/access_token", [("grant_type", "fb_exchange_token"), ("client_id", appId),
                                                                  ("client_secret", secret.exposedValue), ("fb_exchange_token", token.exposedValue)],
-                                   secrets: [secret.exposedValue, token.exposedValue])
+                                   secrets: [secret.exposedValue, token.exposedValue], home: home)
         guard let long = json.string("access_token") else { return nil }
         return (Secret(long), json.integer("expires_in"))
     }
@@ -207,7 +213,7 @@ public struct FacebookAdapter: ProviderAdapter {
         }
         return Credentials(accessTokens: [AccessToken(id: UUIDString.make(), value: token, scopes: granted, tokenType: "bearer",
                                                       obtainedAt: now, expiresAt: expiresAt)],
-                           idTokenClaims: info)
+                           idTokenClaims: info).recordingHome(home)
     }
 
     /// Renewal = the long-lived exchange again, which needs the app secret and a token that
@@ -219,7 +225,7 @@ public struct FacebookAdapter: ProviderAdapter {
                               providerAsked: false)
         }
         guard let current = stored.credentials.accessTokens.max(by: { ($0.expiresAt ?? .init(secondsSinceEpoch: .max)) < ($1.expiresAt ?? .init(secondsSinceEpoch: .max)) }),
-              let long = try await exchangeForLongLived(current.value) else {
+              let long = try await exchangeForLongLived(current.value, home: stored.credentials.grantHome) else {
             throw AuthFailure(.needsInteraction, code: "no_token", remedy: "no Facebook token to renew; sign in again")
         }
         return try await credentials(for: long.0, expiresIn: long.1, claims: stored.credentials.idTokenClaims)
@@ -228,7 +234,14 @@ public struct FacebookAdapter: ProviderAdapter {
     /// `DELETE /me/permissions`: the app's grant is removed at Facebook.
     public func revoke(_ stored: StoredAccount) async throws {
         guard let token = stored.credentials.usableAccessToken(for: [], at: context.clock.now(), skew: .seconds(0)) else { return }
-        let json = try await graph("DELETE", "me/permissions", [("access_token", token.value.exposedValue)], secrets: [token.value.exposedValue])
+        let json: JSONObject
+        do {
+            json = try await graph("DELETE", "me/permissions", [("access_token", token.value.exposedValue)], secrets: [token.value.exposedValue],
+                                   home: stored.credentials.grantHome)
+        } catch let refused as AuthFailure where refused.code == "grant_moved" || refused.code == "insecure_endpoint" {
+            // The Graph API moved since the sign-in: the token is not sent there; signed out here only.
+            throw RevocationUnavailable(reason: refused.remedy)
+        }
         guard (json.fields["success"] as? Bool) == true else {
             throw AuthFailure(.transient, code: "bad_response", remedy: "Facebook did not confirm the revocation")
         }

@@ -255,7 +255,7 @@ public struct OAMAdapter: ProviderAdapter {
         let scope = requested.isEmpty ? [] : [("scope", requested.joined(separator: " "))]
         if stored.credentials.extras["grant"]?.exposedValue == "client_credentials" {
             let t = try await tokenEndpoint.request([("grant_type", settings.grant("client_credentials"))] + scope, grant: .clientCredentials,
-                                                    secrets: [], now: now)
+                                                    secrets: [], home: stored.credentials.grantHome, now: now)
             return t.credentials(now: now, requestedScopes: requested, idTokenClaims: [:])
         }
         do {
@@ -263,7 +263,7 @@ public struct OAMAdapter: ProviderAdapter {
                 throw AuthFailure(.needsInteraction, code: "no_refresh_token", remedy: "it holds no refresh token; sign in again: `authdeck login \(stored.account.providerId)`")
             }
             let t = try await tokenEndpoint.request([("grant_type", settings.grant("refresh_token")), ("refresh_token", refresh.value.exposedValue)] + scope,
-                                                    grant: .refresh, secrets: [refresh.value.exposedValue], home: refresh.home, now: now)
+                                                    grant: .refresh, secrets: [refresh.value.exposedValue], home: stored.credentials.grantHome, now: now)
             return t.credentials(now: now, requestedScopes: requested, idTokenClaims: [:])
         } catch let f as AuthFailure where f.errorClass == .needsInteraction && !Self.refusesAssertion(f) {
             // Auto-login (the SDK's AutoLoginAllowed, chosen by the user): sign in again with
@@ -285,7 +285,7 @@ public struct OAMAdapter: ProviderAdapter {
         let revocation = Revocation(endpoint: url, client: settings.registration ? client ?? settings.client : settings.client, http: context.http,
                                     extraHeaders: settings.identityHeader.map { [$0] } ?? [])
         if let refresh = stored.credentials.refreshToken {
-            try await revocation.revoke(refresh.value, hint: "refresh_token", home: refresh.home, now: context.clock.now())
+            try await revocation.revoke(refresh.value, hint: "refresh_token", home: stored.credentials.grantHome, now: context.clock.now())
         }
     }
 }

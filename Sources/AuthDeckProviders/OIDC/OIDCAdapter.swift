@@ -132,7 +132,8 @@ public struct OIDCAdapter: ProviderAdapter {
         let requested = wanted.isEmpty ? scopes : Array(Set(wanted + ["openid"].filter { scopes.contains($0) })).sorted()
         let runner = FlowRunner(context: context, profileId: profile.id, token: token, scopes: requested)
         if stored.credentials.extras["grant"]?.exposedValue == "client_credentials" {
-            return try await runner.client(scopes: requested).credentials(now: now, requestedScopes: requested, idTokenClaims: [:])
+            return try await runner.client(scopes: requested, home: stored.credentials.grantHome)
+                .credentials(now: now, requestedScopes: requested, idTokenClaims: [:])
         }
         let tokens = try await runner.refresh(stored, scopes: requested, profileId: profile.id, legacyHome: legacyHome(stored))
         var claims: [String: String] = [:]
@@ -166,7 +167,7 @@ public struct OIDCAdapter: ProviderAdapter {
         let revocation = Revocation(endpoint: endpoint, client: try await client(for: meta), http: context.http,
                                     issuer: meta.issuer.isEmpty ? nil : meta.issuer)
         if let refresh = stored.credentials.refreshToken {
-            try await revocation.revoke(refresh.value, hint: "refresh_token", home: refresh.home ?? legacyHome(stored), now: context.clock.now())
+            try await revocation.revoke(refresh.value, hint: "refresh_token", home: stored.credentials.grantHome ?? legacyHome(stored), now: context.clock.now())
         }
         for token in stored.credentials.accessTokens where token.isValid(at: context.clock.now(), skew: .seconds(0)) {
             try await revocation.revoke(token.value, hint: "access_token", now: context.clock.now())
