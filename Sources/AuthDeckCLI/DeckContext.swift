@@ -117,6 +117,12 @@ struct DeckContext: Sendable {
         let accounts = try store.accountRows(includeQuarantined: false)
         switch AccountMatcher.resolve(query, in: accounts, defaultAccount: { try? store.defaultAccount(provider: $0) }) {
         case .found(let account):
+            // A name other than the id is matched among rows a keyless writer can hide; answered
+            // only when none was (the front hands such a store over too).
+            if query != account.id {
+                let tampered = try store.tamperedAccountIds()
+                if let named = tampered.contains(account.id) ? account.id : tampered.first { throw StoreError.accountTampered(accountId: named) }
+            }
             guard let stored = try store.account(id: account.id) else {
                 throw CLIError.usage("\(account.id) was removed just now (`authdeck accounts` lists what is left)")
             }

@@ -156,6 +156,9 @@ struct CachedTokenReader {
             return String(decoding: id, as: UTF8.self)
         }
         guard !doubt, case .found(let account) = outcome else { return nil }
+        // A name other than the id was matched among rows a keyless writer can hide (moved to the
+        // quarantine or another provider): every row must hold its seal, else authdeck-full says why.
+        if query != account.id, !(try Self.everyAccountSealHolds(db, dataKey: dataKey)) { return nil }
         // The row must match its seal (provider, subject, username, realm): one edited without
         // the key goes to authdeck-full, which refuses it and says so.
         let sealRow = try db.statement("SELECT \(AccountColumn.realm.name), seal FROM accounts WHERE \(AccountColumn.id.name) = ?", [.text(account.id)])
@@ -192,6 +195,18 @@ struct CachedTokenReader {
             try? db.execute(StoreLayout.touchSQL, [.integer(now.secondsSinceEpoch), .text(account.id)])
         }
         return .found(Found(value: String(decoding: value, as: UTF8.self), expiresAt: token.expiresAt, username: username ?? account.username))
+    }
+
+    /// Whether every account row, quarantined ones included, matches its seal.
+    static func everyAccountSealHolds(_ db: SQLiteConnection, dataKey: SymmetricKey) throws -> Bool {
+        typealias C = AccountColumn
+        let rows = try db.statement("SELECT \(C.names([.id, .providerId, .subject, .username, .realm, .quarantinedAt])), seal FROM accounts")
+        while try rows.next() {
+            guard let seal = rows.bytes(6), SealedValue.open(seal, key: dataKey, context: SealingContext.account(
+                rows.string(0), provider: rows.string(1), subject: rows.string(2), username: rows.string(3),
+                realm: rows.optionalString(4), quarantined: rows.optionalInt64(5) != nil)) != nil else { return false }
+        }
+        return true
     }
 
     /// The accounts an ACCOUNT may name, with the columns the matcher needs, read in this order

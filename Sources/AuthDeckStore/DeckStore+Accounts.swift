@@ -42,6 +42,24 @@ extension DeckStore: AccountStore {
         }
     }
 
+    /// The ids of account rows, quarantined ones included, that no longer match their seal
+    /// (changed without the key).
+    ///
+    /// Why a whole pass: a name that is not an account's id (a provider id, a username) is
+    /// resolved among the rows a keyless writer can hide — moved to the quarantine or to another
+    /// provider by one unsealed column — so that another of the person's accounts becomes the
+    /// only match. Such a name is answered only when every row holds (`DeckContext.resolveAccount`
+    /// and the front alike).
+    public func tamperedAccountIds() throws -> [String] {
+        try read { db in
+            var tampered: [String] = []
+            try Self.eachAccount(db, where: "") { account in
+                if (try? checkSeal(of: account, db)) == nil { tampered.append(account.id) }
+            }
+            return tampered
+        }
+    }
+
     /// Every account in listing order, with its credentials.
     ///
     /// Credential rows are read table by table and land on their account's position through

@@ -117,6 +117,26 @@ import AuthDeckPlatform
         }
     }
 
+    /// Found by the fresh attack pass: the default's record deleted and taro *hidden* — moved to
+    /// the quarantine, or to another provider, by one unsealed column — left jiro `work`'s only
+    /// match. A name other than an id is answered only when every row holds its seal.
+    @Test(arguments: ["UPDATE accounts SET quarantined_at = 1 WHERE id = '\(taro)'",
+                      "UPDATE accounts SET provider_id = 'zzz' WHERE id = '\(taro)'"])
+    func aHiddenDefaultAccountLeavesTheProviderIdNamingNothing(hide: String) throws {
+        try expectTaroAnswers()
+        try sql("DELETE FROM provider_secrets WHERE name = 'default_account'")
+        try sql(hide)
+        for call in Self.calls {
+            let fast = try lone.run(call.arguments, stdin: call.stdin)
+            #expect(fast.status == 1 && fast.stderr.contains("cannot find authdeck-full"), "\(call.arguments): the front hands over: \(fast.stdout)")
+            let full = try runner.run(call.arguments, stdin: call.stdin)
+            try expectNoTokenOf([Self.jiro, Self.taro], full, "\(call.arguments): authdeck-full")
+            #expect(full.stdout.isEmpty && full.stderr.contains(Self.taro), "\(call.arguments): \(full.stdout) \(full.stderr)")
+        }
+        // An exact id still answers: no hidden row can stand in for it.
+        #expect(try runner.run(["token", Self.jiro]).stdout == (try secret(of: Self.jiro)) + "\n")
+    }
+
     /// The front's tenant pins deleted: it cannot tell the dev tenant's account from prod's, so
     /// it hands every call over, and authdeck-full (which reads the pins from config) refuses it.
     @Test func deletedTenantPinsServeNoOtherTenant() throws {
