@@ -11,7 +11,7 @@ public enum SecretKind: String, Sendable, Hashable, CaseIterable, Comparable {
     case cookie = "cookie"
     /// A one-time grant value: an authorization code, a device code, a PKCE verifier, an
     /// OAM pre-authorization code or assertion.
-    case grantCode = "authorization code"
+    case grantCode = "grant"
 
     public static func < (a: SecretKind, b: SecretKind) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
