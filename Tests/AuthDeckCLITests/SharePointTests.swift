@@ -262,4 +262,34 @@ import AuthDeckTestSupport
             "no unexpired cookies for contoso.sharepoint.com (2 cookies read, 1 cookie of other sites, 1 expired cookie of the site (FedAuth)); nothing was imported"),
                 "\(none.stderr)")
     }
+
+    /// Issue 40 §4: the emulator's SharePoint sign-in page is a web form a person fills in; good
+    /// credentials end it as SharePoint Online does — FedAuth for the host only, rtFa for
+    /// `.sharepoint.com` (when reached by that name), both Secure and HttpOnly — and the
+    /// cookies then open `/_api/contextinfo`. Wrong ones show the form again with the error.
+    @Test func theSitesSignInPageSetsTheCookiesAsSharePointDoes() throws {
+        let curl = BinaryRunner(executable: "/usr/bin/curl", environment: ["PATH": "/usr/bin:/bin"])
+        let page = try curl.run(["-sS", "\(idp.url)/_layouts/15/authenticate.aspx?Source=%2Fsites%2Fteam"])
+        #expect(page.stdout.contains("<form method=post action=\"/_layouts/15/authenticate.aspx\">") && page.stdout.contains("id=password")
+                && page.stdout.contains("name=Source value=\"/sites/team\""), "\(page.stdout)")
+        func post(_ form: String) throws -> String {
+            try curl.run(["-sS", "-D", "-", "-o", "/dev/null", "-H", "Host: contoso.sharepoint.com", "--data", form,
+                          "\(idp.url)/_layouts/15/authenticate.aspx"]).stdout
+        }
+        let wrong = try curl.run(["-sS", "-D", "-", "--data", "username=taro%40contoso.com&password=nope&Source=%2F", "\(idp.url)/_layouts/15/authenticate.aspx"]).stdout
+        #expect(wrong.hasPrefix("HTTP/1.1 200") && wrong.contains("the user name or password is wrong") && !wrong.lowercased().contains("set-cookie"), "\(wrong)")
+        let good = try post("username=taro%40contoso.com&password=taro-pass-123&Source=%2Fsites%2Fteam")
+        let lines = good.split(separator: "\r\n").map(String.init)
+        #expect(lines.first?.hasPrefix("HTTP/1.1 302") == true && lines.contains("Location: /sites/team"), "\(good)")
+        let fedAuth = try #require(lines.first { $0.hasPrefix("Set-Cookie: FedAuth=") }, "\(good)")
+        let rtFa = try #require(lines.first { $0.hasPrefix("Set-Cookie: rtFa=") }, "\(good)")
+        #expect(!fedAuth.contains("domain=") && fedAuth.hasSuffix("; path=/; secure; HttpOnly"), "FedAuth is host-only: \(fedAuth)")
+        #expect(rtFa.contains("; domain=.sharepoint.com; path=/; secure; HttpOnly"), "rtFa is tenant-wide: \(rtFa)")
+        // Only a path on the site is returned to: no open redirect.
+        #expect(try post("username=taro%40contoso.com&password=taro-pass-123&Source=https%3A%2F%2Fevil.example%2F").contains("Location: /\r\n"))
+        func value(_ header: String) -> String { String(header.split(separator: ";")[0].split(separator: "=", maxSplits: 1)[1]) }
+        let info = try curl.run(["-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "-b", "FedAuth=\(value(fedAuth)); rtFa=\(value(rtFa))",
+                                 "\(idp.url)/_api/contextinfo"])
+        #expect(info.stdout == "200", "the page's cookies open the site: \(info.stdout)")
+    }
 }
