@@ -114,4 +114,60 @@ struct BrowserCookieImportTests {
                 "\(noBus.stderr)")
         #expect(noBus.stderr.contains("nothing was imported"), "\(noBus.stderr)")
     }
+
+    /// `--from` finds each browser's database where it keeps it on Linux: Chrome's and Edge's
+    /// `Default` profile (newer versions under `Network/`) in `$XDG_CONFIG_HOME`, a named
+    /// profile, and Firefox's installation default through `profiles.ini`; a profile that is not
+    /// there is named with where it was looked for.
+    @Test func eachBrowserIsFoundWhereItKeepsItsProfile() throws {
+        let made = home.file("chromium-made")
+        _ = try BinaryRunner(executable: "/bin/sh", environment: ["PATH": "/usr/bin:/bin", "HOME": home.path]).run(
+            ["-c", chromium(profile: made, store: "basic") + " 2>/dev/null"], timeout: 90)
+        let fm = FileManager.default
+        for dir in ["google-chrome/Default/Network", "microsoft-edge/Profile 1"] {
+            try fm.createDirectory(atPath: home.file("config/" + dir), withIntermediateDirectories: true)
+            try fm.copyItem(atPath: made + "/Default/Cookies", toPath: home.file("config/\(dir)/Cookies"))
+        }
+        let chrome = try runner.run(["import", "cookies", "--from", "chrome", "--provider", "sp", "--username", "chrome@contoso.com"])
+        #expect(chrome.status == 0 && chrome.stdout.contains("Imported 2 cookies for contoso.sharepoint.com"), "\(chrome.stdout)\(chrome.stderr)")
+        let edge = try runner.run(["import", "cookies", "--from", "edge", "--profile", "Profile 1", "--provider", "sp", "--username", "edge@contoso.com"])
+        #expect(edge.status == 0 && edge.stdout.contains("Imported 2 cookies for contoso.sharepoint.com"), "\(edge.stdout)\(edge.stderr)")
+        let missing = try runner.run(["import", "cookies", "--from", "chromium", "--provider", "sp"])
+        #expect(missing.status == 1 && missing.stderr.contains("no Chromium cookie database for profile \"Default\" (looked for \(home.file("config/chromium/Default/Network/Cookies"))"),
+                "\(missing.stderr)")
+
+        let firefox = home.file(".mozilla/firefox")
+        try fm.createDirectory(atPath: firefox + "/abcd.default-release", withIntermediateDirectories: true)
+        try """
+            [Profile1]
+            Name=old
+            IsRelative=1
+            Path=zzzz.old
+            Default=1
+
+            [Profile0]
+            Name=default-release
+            IsRelative=1
+            Path=abcd.default-release
+
+            [Install4F96D1932A9F858E]
+            Default=abcd.default-release
+            Locked=1
+            """.write(toFile: firefox + "/profiles.ini", atomically: true, encoding: .utf8)
+        let future = Int(Date().timeIntervalSince1970) + 86_400
+        let sqlite = try BinaryRunner(executable: "/usr/bin/sqlite3", environment: ["PATH": "/usr/bin:/bin"]).run([firefox + "/abcd.default-release/cookies.sqlite", """
+            CREATE TABLE moz_cookies (id INTEGER PRIMARY KEY, name TEXT, value TEXT, host TEXT, path TEXT, expiry INTEGER, isSecure INTEGER, isHttpOnly INTEGER);
+            INSERT INTO moz_cookies (name, value, host, path, expiry, isSecure, isHttpOnly) VALUES
+              ('FedAuth', 'ff-fedauth', 'contoso.sharepoint.com', '/', \(future), 1, 1), ('rtFa', 'ff-rtfa', '.sharepoint.com', '/', \(future), 1, 1);
+            """])
+        try #require(sqlite.status == 0, "\(sqlite.stderr)")
+        let ff = try runner.run(["import", "cookies", "--from", "firefox", "--provider", "sp", "--username", "ff@contoso.com"])
+        #expect(ff.status == 0 && ff.stdout.contains("Imported 2 cookies for contoso.sharepoint.com"), "\(ff.stdout)\(ff.stderr)")
+        let named = try runner.run(["import", "cookies", "--from", "firefox", "--profile", "default-release", "--provider", "sp", "--username", "ff@contoso.com"])
+        #expect(named.status == 0, "\(named.stderr)")
+        let unknown = try runner.run(["import", "cookies", "--from", "firefox", "--profile", "work", "--provider", "sp"])
+        #expect(unknown.status == 1 && unknown.stderr.contains("profiles.ini has no profile \"work\" (profiles: \"old\", \"default-release\")"), "\(unknown.stderr)")
+        let usage = try runner.run(["import", "cookies", "--from", "opera", "--provider", "sp"])
+        #expect(usage.status == 2 && usage.stderr.contains("--from must be one of chrome, chromium, edge, firefox"), "\(usage.stderr)")
+    }
 }
