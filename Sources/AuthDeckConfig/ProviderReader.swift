@@ -39,9 +39,17 @@ enum ProviderReader {
         if let bad = scopes.first(where: { $0.isEmpty || $0.contains(" ") }) {
             throw r.fail("\"scopes\" items must be single scopes without spaces (found \"\(bad)\"); list each scope separately")
         }
+        var options = try r.stringTable("options", scalars: true)
+        if kind == .sharepoint, let site = options["site"] {
+            // Normalised here, once: everything after matches cookies and origins against
+            // the bare host, whichever way the person wrote it.
+            do { options["site"] = try SiteHost(parsing: site).host } catch {
+                throw r.fail("\"options.site\" \(error)")
+            }
+        }
         var profile = ProviderProfile(
             id: id, kind: kind, clientId: try r.string("client_id"), scopes: scopes, flow: flow,
-            endpoints: endpoints, options: try r.stringTable("options", scalars: true),
+            endpoints: endpoints, options: options,
             clientSecretFile: try r.string("client_secret_file"), clientSecretEnv: try r.string("client_secret_env"))
         if let before = try r.duration("renew_before") { profile.renewBefore = before }
         return profile

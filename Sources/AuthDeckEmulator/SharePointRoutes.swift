@@ -12,6 +12,8 @@ struct SharePointRoutes: Sendable {
         case ("POST", "/GetUserRealm.srf"): return await userRealm(r.form)
         case ("POST", "/extSTS.srf"): return await extSTS(String(decoding: r.body, as: UTF8.self))
         case ("POST", "/_forms/default.aspx"): return await formsSignIn(String(decoding: r.body, as: UTF8.self))
+        case ("GET", "/_layouts/15/authenticate.aspx"): return signInPage(source: r.query["Source"], error: nil)
+        case ("POST", "/_layouts/15/authenticate.aspx"): return await webSignIn(r)
         case ("POST", "/_api/SP.OAuth.NativeClient/Authenticate"): return await nativeClient(r)
         case ("POST", "/_api/contextinfo"), ("GET", "/_api/contextinfo"): return await contextInfo(r)
         case ("GET", "/_api/web"): return await web(r)
@@ -78,7 +80,42 @@ struct SharePointRoutes: Sendable {
         return .redirect("/", headers: await cookieHeaders(user: user, names: ["FedAuth", "rtFa"]))
     }
 
-    func cookieHeaders(user: String, names: [String]) async -> [(String, String)] {
+    /// The site's sign-in web page, as a person meets it in a browser: a form for the user
+    /// name and password that comes back with the error when they are wrong.
+    func signInPage(source: String?, error: String?) -> EmulatorResponse {
+        .html(200, """
+            <h1>Sign in to \(htmlEscape(siteHost))</h1>\(error.map { "<p id=error role=alert>\(htmlEscape($0))</p>" } ?? "")
+            <form method=post action="/_layouts/15/authenticate.aspx">
+            <input type=hidden name=Source value="\(htmlEscape(Self.localPath(source)))">
+            <label>Email <input id=username name=username type=email autocomplete=username></label>
+            <label>Password <input id=password name=password type=password autocomplete=current-password></label>
+            <button id=signin type=submit>Sign in</button></form>
+            """)
+    }
+
+    /// The form's answer: on good credentials, the cookies SharePoint Online ends a browser
+    /// sign-in with — FedAuth for this host only, rtFa for the whole `.sharepoint.com` when the
+    /// page was reached by a SharePoint name (a browser refuses that domain on 127.0.0.1), both
+    /// Secure and HttpOnly — and a redirect to the page the person came for.
+    func webSignIn(_ r: EmulatorRequest) async -> EmulatorResponse {
+        let f = r.form
+        guard let user = await state.directory.user(f["username"] ?? ""), user.password == f["password"] else {
+            return signInPage(source: f["Source"], error: "We couldn't sign you in: the user name or password is wrong.")
+        }
+        let host = (r.headers["host"] ?? "").split(separator: ":").first.map { $0.lowercased() } ?? ""
+        let tenantWide = host.hasSuffix(".sharepoint.com") ? ".sharepoint.com" : nil
+        return .redirect(Self.localPath(f["Source"]), headers: await cookieHeaders(user: user.username, names: ["FedAuth"])
+                         + (await cookieHeaders(user: user.username, names: ["rtFa"], domain: tenantWide)))
+    }
+
+    /// A path on this site to return to after sign-in; anything else (another origin,
+    /// `//host`) becomes `/`, so the page is no open redirect.
+    static func localPath(_ source: String?) -> String {
+        guard let source, source.hasPrefix("/"), !source.hasPrefix("//"), !source.contains("\\") else { return "/" }
+        return source
+    }
+
+    func cookieHeaders(user: String, names: [String], domain: String? = nil) async -> [(String, String)] {
         var out: [(String, String)] = []
         let f = DateFormatter()
         f.locale = Locale(identifier: "en_US_POSIX")
@@ -87,7 +124,8 @@ struct SharePointRoutes: Sendable {
         for name in names {
             let (value, expires) = await state.issueCookie(user: user, name: name)
             // Emulator-clock expiry, so advancing the clock expires cookies for clients too.
-            out.append(("Set-Cookie", "\(name)=\(value); expires=\(f.string(from: expires)); path=/; secure; HttpOnly"))
+            let scope = domain.map { "; domain=\($0)" } ?? ""
+            out.append(("Set-Cookie", "\(name)=\(value); expires=\(f.string(from: expires))\(scope); path=/; secure; HttpOnly"))
         }
         return out
     }

@@ -28,6 +28,20 @@ public struct SecretServiceKeyring: Sendable {
         }
     }
 
+    /// A Chromium-family browser's "Safe Storage" password (the item it keeps with
+    /// `application = <application>`), or nil when the Secret Service has none.
+    public func browserPassword(application: String) throws -> String? {
+        var err = [CChar](repeating: 0, count: 512)
+        var out: UnsafeMutablePointer<CChar>?
+        switch ad_secret_lookup_application(application, &out, &err, err.count) {
+        case 1:
+            defer { ad_secret_free(out) }
+            return out.map { String(cString: $0) }
+        case 0: return nil
+        default: throw failure(err)
+        }
+    }
+
     /// Removes the store's item; whether there was one.
     @discardableResult
     public func clear(storeID: String) throws -> Bool {

@@ -121,6 +121,24 @@ int ad_secret_clear(const char *store_id, char *err, size_t errlen) {
     return removed ? 1 : 0;
 }
 
+int ad_secret_lookup_application(const char *application, char **out, char *err, size_t errlen) {
+    if (ad_secret_load(err, errlen) != 0) return -1;
+    /* Chromium's schema: SECRET_SCHEMA_DONT_MATCH_NAME (1 << 1), so the item is found by its
+       "application" attribute whatever schema name wrote it (v1 or v2). */
+    static const SecretSchema browser = {
+        "chrome_libsecret_os_crypt_password_v2", 1 << 1, {{"application", 0}, {NULL, 0}}, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+    };
+    GError *error = NULL;
+    GHashTable *table = fn.hash_table_new((GHashFunc)fn.str_hash, (GEqualFunc)fn.str_equal);
+    fn.hash_table_insert(table, (void *)"application", (void *)application);
+    char *value = fn.lookupv(&browser, table, NULL, &error);
+    fn.hash_table_unref(table);
+    if (error) return fail(error, "cannot read the browser's key", err, errlen);
+    if (!value) return 0;
+    *out = value;
+    return 1;
+}
+
 void ad_secret_free(char *secret) {
     if (!secret) return;
     /* secret_password_free wipes the memory before freeing it. */

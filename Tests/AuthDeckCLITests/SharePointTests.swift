@@ -19,6 +19,11 @@ import AuthDeckTestSupport
             id = "sp-legacy"
             kind = "sharepoint"
             options = { site = "contoso.sharepoint.com", site_url = "\(idp.url)", mode = "legacy", login_url = "\(idp.url)", remember_password = true }
+
+            [[provider]]
+            id = "sp-url"
+            kind = "sharepoint"
+            options = { site = "https://contoso.sharepoint.com/", site_url = "\(idp.url)", azure_provider = "work" }
             """)
     }
 
@@ -190,7 +195,8 @@ import AuthDeckTestSupport
         p.waitUntilExit()
         let r = try run("import", "cookies", db, "--provider", "sp-intranet", "--username", "taro@contoso.com")
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stdout.contains("Imported 2 cookies for contoso.sharepoint.com"))
+        #expect(r.stdout.contains("Imported 2 cookies for contoso.sharepoint.com"), "\(r.stdout)")
+        #expect(r.stdout.contains("Left out 1 cookie of other sites and 1 expired cookie (Old)."), "\(r.stdout)")
         let jar = try run("cookies", "taro@contoso.com").stdout
         #expect(jar.contains("\tFedAuth\tff-fedauth") && jar.contains("\trtFa\tff-rtfa") && !jar.contains("Other"))
         #expect(jar.contains("\t\(future)\trtFa"), "millisecond expiry read as seconds")
@@ -201,5 +207,89 @@ import AuthDeckTestSupport
         try "not\ta jar\n".write(toFile: home.file("bad.txt"), atomically: true, encoding: .utf8)
         let bad = try run("import", "cookies", home.file("bad.txt"), "--provider", "sp-intranet")
         #expect(bad.status == 1 && bad.stderr.contains("line 1: expected 7 tab-separated fields"))
+    }
+
+    /// Issue 40: a jar curl itself wrote after a SharePoint-like sign-in (host-only FedAuth,
+    /// rtFa for `.sharepoint.com`, and another tenant's FedAuth) and a Firefox database give
+    /// both of the site's cookies whether `options.site` is the host or the address bar's URL
+    /// (a URL used to import rtFa alone, as "Imported 1 cookies").
+    @Test func bothCookiesImportWhetherTheSiteIsAHostOrAURL() throws {
+        let server = try SharePointCookieServer(in: home)
+        let jar = home.file("curl-jar.txt")
+        for (host, path) in [("contoso", "sharepoint-signin"), ("fabrikam", "other-site")] {
+            let curl = try BinaryRunner(executable: "/usr/bin/curl", environment: ["PATH": "/usr/bin:/bin"]).run(
+                ["-sS", "--cacert", server.cert, "--resolve", "\(host).sharepoint.com:\(server.port):127.0.0.1", "-b", jar, "-c", jar,
+                 "https://\(host).sharepoint.com:\(server.port)/\(path)"])
+            try #require(curl.status == 0, "\(curl.stderr)")
+        }
+        withExtendedLifetime(server) {}
+        let written = try String(contentsOfFile: jar, encoding: .utf8)
+        #expect(written.contains("#HttpOnly_contoso.sharepoint.com\tFALSE\t/\tTRUE\t") && written.contains("#HttpOnly_.sharepoint.com\tTRUE\t/\tTRUE\t"),
+                "curl wrote FedAuth host-only and rtFa for the domain:\n\(written)")
+        let db = home.file("both.sqlite")
+        let future = Int(Date().timeIntervalSince1970) + 86_400
+        let sqlite = try BinaryRunner(executable: "/usr/bin/sqlite3", environment: ["PATH": "/usr/bin:/bin"]).run([db, """
+            CREATE TABLE moz_cookies (id INTEGER PRIMARY KEY, originAttributes TEXT NOT NULL DEFAULT '', name TEXT, value TEXT,
+              host TEXT, path TEXT, expiry INTEGER, lastAccessed INTEGER, creationTime INTEGER, isSecure INTEGER,
+              isHttpOnly INTEGER, inBrowserElement INTEGER DEFAULT 0, sameSite INTEGER DEFAULT 0, rawSameSite INTEGER DEFAULT 0,
+              schemeMap INTEGER DEFAULT 0);
+            INSERT INTO moz_cookies (name, value, host, path, expiry, isSecure, isHttpOnly) VALUES
+              ('FedAuth', 'ff-fedauth', 'contoso.sharepoint.com', '/', \(future), 1, 1),
+              ('rtFa', 'ff-rtfa', '.sharepoint.com', '/', \(future), 1, 1);
+            """])
+        try #require(sqlite.status == 0, "\(sqlite.stderr)")
+        for (provider, n) in [("sp-intranet", 1), ("sp-url", 2)] {
+            let fromCurl = try run("import", "cookies", jar, "--provider", provider, "--username", "curl\(n)@contoso.com")
+            #expect(fromCurl.status == 0, "\(fromCurl.stderr)")
+            #expect(fromCurl.stdout.contains("Imported 2 cookies for contoso.sharepoint.com") && fromCurl.stdout.contains("(FedAuth, rtFa)"),
+                    "\(provider): \(fromCurl.stdout)")
+            #expect(fromCurl.stdout.contains("Left out 1 cookie of other sites."), "\(provider): \(fromCurl.stdout)")
+            let imported = try run("cookies", "curl\(n)@contoso.com").stdout
+            #expect(imported.contains("\tFedAuth\tfed-from-curl") && imported.contains("\trtFa\trtfa-from-curl") && !imported.contains("other-tenant"),
+                    "\(provider): \(imported)")
+            let fromFirefox = try run("import", "cookies", db, "--provider", provider, "--username", "ff\(n)@contoso.com")
+            #expect(fromFirefox.status == 0 && fromFirefox.stdout.contains("Imported 2 cookies for contoso.sharepoint.com"), "\(provider): \(fromFirefox.stdout)\(fromFirefox.stderr)")
+            #expect(!fromFirefox.stdout.contains("Left out"), "\(fromFirefox.stdout)")
+        }
+        // One cookie is "1 cookie", and an import of nothing says what was read and why it was left out.
+        try "contoso.sharepoint.com\tFALSE\t/\tTRUE\t\(future)\tFedAuth\tlone\n".write(toFile: home.file("one.txt"), atomically: true, encoding: .utf8)
+        let one = try run("import", "cookies", home.file("one.txt"), "--provider", "sp-url", "--username", "one@contoso.com")
+        #expect(one.stdout.contains("Imported 1 cookie for contoso.sharepoint.com"), "\(one.stdout)")
+        try "example.org\tFALSE\t/\tTRUE\t\(future)\tA\tb\ncontoso.sharepoint.com\tFALSE\t/\tTRUE\t1000\tFedAuth\told\n"
+            .write(toFile: home.file("none.txt"), atomically: true, encoding: .utf8)
+        let none = try run("import", "cookies", home.file("none.txt"), "--provider", "sp-url")
+        #expect(none.status == 1 && none.stderr.contains(
+            "no unexpired cookies for contoso.sharepoint.com (2 cookies read, 1 cookie of other sites, 1 expired cookie of the site (FedAuth)); nothing was imported"),
+                "\(none.stderr)")
+    }
+
+    /// Issue 40 §4: the emulator's SharePoint sign-in page is a web form a person fills in; good
+    /// credentials end it as SharePoint Online does — FedAuth for the host only, rtFa for
+    /// `.sharepoint.com` (when reached by that name), both Secure and HttpOnly — and the
+    /// cookies then open `/_api/contextinfo`. Wrong ones show the form again with the error.
+    @Test func theSitesSignInPageSetsTheCookiesAsSharePointDoes() throws {
+        let curl = BinaryRunner(executable: "/usr/bin/curl", environment: ["PATH": "/usr/bin:/bin"])
+        let page = try curl.run(["-sS", "\(idp.url)/_layouts/15/authenticate.aspx?Source=%2Fsites%2Fteam"])
+        #expect(page.stdout.contains("<form method=post action=\"/_layouts/15/authenticate.aspx\">") && page.stdout.contains("id=password")
+                && page.stdout.contains("name=Source value=\"/sites/team\""), "\(page.stdout)")
+        func post(_ form: String) throws -> String {
+            try curl.run(["-sS", "-D", "-", "-o", "/dev/null", "-H", "Host: contoso.sharepoint.com", "--data", form,
+                          "\(idp.url)/_layouts/15/authenticate.aspx"]).stdout
+        }
+        let wrong = try curl.run(["-sS", "-D", "-", "--data", "username=taro%40contoso.com&password=nope&Source=%2F", "\(idp.url)/_layouts/15/authenticate.aspx"]).stdout
+        #expect(wrong.hasPrefix("HTTP/1.1 200") && wrong.contains("the user name or password is wrong") && !wrong.lowercased().contains("set-cookie"), "\(wrong)")
+        let good = try post("username=taro%40contoso.com&password=taro-pass-123&Source=%2Fsites%2Fteam")
+        let lines = good.split(separator: "\r\n").map(String.init)
+        #expect(lines.first?.hasPrefix("HTTP/1.1 302") == true && lines.contains("Location: /sites/team"), "\(good)")
+        let fedAuth = try #require(lines.first { $0.hasPrefix("Set-Cookie: FedAuth=") }, "\(good)")
+        let rtFa = try #require(lines.first { $0.hasPrefix("Set-Cookie: rtFa=") }, "\(good)")
+        #expect(!fedAuth.contains("domain=") && fedAuth.hasSuffix("; path=/; secure; HttpOnly"), "FedAuth is host-only: \(fedAuth)")
+        #expect(rtFa.contains("; domain=.sharepoint.com; path=/; secure; HttpOnly"), "rtFa is tenant-wide: \(rtFa)")
+        // Only a path on the site is returned to: no open redirect.
+        #expect(try post("username=taro%40contoso.com&password=taro-pass-123&Source=https%3A%2F%2Fevil.example%2F").contains("Location: /\r\n"))
+        func value(_ header: String) -> String { String(header.split(separator: ";")[0].split(separator: "=", maxSplits: 1)[1]) }
+        let info = try curl.run(["-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "-b", "FedAuth=\(value(fedAuth)); rtFa=\(value(rtFa))",
+                                 "\(idp.url)/_api/contextinfo"])
+        #expect(info.stdout == "200", "the page's cookies open the site: \(info.stdout)")
     }
 }

@@ -204,4 +204,24 @@ import AuthDeckTestSupport
             }
         }
     }
+
+    /// Issue 40: the address bar's URL is the site, normalised to its host when config loads
+    /// (so cookies and origins are matched one way); what is not a site's root is refused by key.
+    @Test func aSharePointSiteIsNormalisedOnceOrRefusedNamingTheKey() throws {
+        func toml(_ site: String) -> String {
+            "[[provider]]\nid = \"sp\"\nkind = \"sharepoint\"\noptions = { site = \"\(site)\", mode = \"legacy\" }\n"
+        }
+        for site in ["https://contoso.sharepoint.com", "https://Contoso.sharepoint.com/", "contoso.sharepoint.com"] {
+            let config = try ConfigLoader.parse(toml(site), path: "c.toml")
+            #expect(config.providers[0].options["site"] == "contoso.sharepoint.com", "\(site)")
+            #expect(config.providers[0].site?.origin == "https://contoso.sharepoint.com")
+        }
+        for (site, why) in [("http://contoso.sharepoint.com", "found a http URL"),
+                            ("https://contoso.sharepoint.com:444", "must not name a port"),
+                            ("https://contoso.sharepoint.com/sites/team", "not a page or sub-site")] {
+            let m = message(toml(site))
+            #expect(m.hasPrefix("/home/u/.config/authdeck/config.toml: provider \"sp\": \"options.site\" "), "\(m)")
+            #expect(m.contains(why), "\(m)")
+        }
+    }
 }

@@ -2,7 +2,7 @@ import AuthDeckCore
 
 /// A `kind = "sharepoint"` profile's options, checked once.
 ///
-/// `site` (host, required), `site_url` (default `https://<site>`; the emulator overrides
+/// `site` (host or https root URL, required; config normalises it to the host), `site_url` (default `https://<site>`; the emulator overrides
 /// it), `azure_provider` (the Azure AD provider whose tokens buy cookies — the modern path),
 /// `mode` (`modern`, default, or `legacy` SAML for managed accounts), `login_url` (legacy:
 /// default `https://login.microsoftonline.com`), `remember_password` (`true`: legacy mode
@@ -19,11 +19,11 @@ struct SharePointSettings: Sendable {
         func bad(_ problem: String) -> AuthFailure {
             AuthFailure(.misconfigured, code: "config", remedy: "provider \"\(profile.id)\": \(problem)")
         }
-        guard let site = profile.options["site"], !site.isEmpty, !site.contains("/") else {
-            throw bad("options.site must name the SharePoint host (e.g. contoso.sharepoint.com)")
+        guard let site = profile.site else {
+            throw bad("options.site must name the SharePoint host or its https address (e.g. contoso.sharepoint.com)")
         }
-        self.site = site
-        let url = profile.options["site_url"] ?? "https://\(site)"
+        self.site = site.host
+        let url = profile.options["site_url"] ?? site.origin
         siteURL = url.hasSuffix("/") ? String(url.dropLast()) : url
         legacy = (profile.options["mode"] ?? "modern") == "legacy"
         guard legacy || profile.options["mode"] == nil || profile.options["mode"] == "modern" else {

@@ -24,6 +24,10 @@ int ad_secret_lookup(const char *store_id, char **out, char *err, size_t errlen)
 /* Removes the item. 1 removed, 0 there was none, -1 with a message. */
 int ad_secret_clear(const char *store_id, char *err, size_t errlen);
 
+/* Looks up a Chromium-family browser's "Safe Storage" password, the item Chromium stores with
+   the attribute application = `application` ("chromium", "chrome"). Returns as ad_secret_lookup. */
+int ad_secret_lookup_application(const char *application, char **out, char *err, size_t errlen);
+
 /* Wipes and frees a secret returned by ad_secret_lookup. */
 void ad_secret_free(char *secret);
 #endif
