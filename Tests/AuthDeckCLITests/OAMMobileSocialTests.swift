@@ -77,6 +77,10 @@ import AuthDeckPlatform
         let token = try run("token", "ms")
         #expect(token.status == 0 && token.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == held.value.exposedValue)
         #expect(try run("accounts", "--json").stdout.contains("\"state\" : \"signed_in\""))
+        // `request` never sends the user token to a resource as a bearer token.
+        let request = try run("request", "ms", "\(idp.url)/api/echo")
+        #expect(request.status != 0 && request.stderr.contains("sent only to its Mobile and Social server"), "\(request.stderr)")
+        #expect(try idp.count("GET /api/echo") == 0, "nothing reached the resource")
 
         // Logout: the server's session first, then the local tokens.
         let out = try run("logout", "ms")
