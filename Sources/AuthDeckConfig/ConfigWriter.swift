@@ -97,7 +97,8 @@ public enum ConfigWriter {
         var lines = ["[[provider]]", "id = \(q(p.id))", "kind = \(q(p.kind.rawValue))"]
         if let c = p.clientId {
             lines.append("client_id = \(q(c))")
-        } else {
+        } else if p.options["server_type"] != "mobile-social" || p.options["preset"] != nil {
+            // The OAuth server type needs a client id (the Mobile and Social REST type does not).
             // Left for the person to fill in, where they will look: `authdeck providers` names it too.
             lines.append("# client_id = \"…\"  # required before the first sign-in: the OAuth client id registered at the server")
         }

@@ -152,7 +152,9 @@ public struct OAMConfigURL: Equatable, Sendable {
         if let v = s["OAuthTokenEndpoint"] { endpoints["token"] = v }
         if let v = s["OAuthAuthZEndpoint"] { endpoints["authorization"] = v }
         if let v = s["OAMOAuthServiceEndpoint"] { endpoints["base"] = endpoints["base"] ?? v }
-        options["preset"] = s["AuthServerType"] == "OAMMSAuthentication" ? "11g-ms" : "12c"
+        // OAMMSAuthentication is the Mobile and Social REST server type (no preset: a preset means
+        // the OAuth service's paths); OAuth2.0 defaults to the 12c REST paths.
+        if s["AuthServerType"] == "OAuth2.0" { options["preset"] = "12c" }
         return ProviderProfile(id: id, kind: .oam, clientId: s["OAuthClientID"],
                                scopes: s["OAuthScope"].map { $0.split(separator: " ").map(String.init) } ?? [],
                                flow: s["OAuthAuthZGrantType"].flatMap { $0.lowercased().contains("password") ? .password : nil },

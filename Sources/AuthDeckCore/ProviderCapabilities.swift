@@ -30,6 +30,10 @@ public struct ProviderCapabilities: Equatable, Sendable {
             let hasSecret = profile.clientSecretFile != nil || profile.clientSecretEnv != nil
             return ProviderCapabilities(flows: [.device, .browser], producesTokens: true, producesCookies: false,
                                         silentRenewal: hasSecret, serverRevocation: true)
+        case .oam where profile.options["server_type"] == "mobile-social" && profile.options["preset"] == nil:
+            // The Mobile and Social REST server type: a password for a user token, nothing else.
+            return ProviderCapabilities(flows: [.password], producesTokens: true, producesCookies: false,
+                                        silentRenewal: true, serverRevocation: true, keepsRegistration: true)
         case .oam:
             return ProviderCapabilities(flows: [.browser, .password, .client], producesTokens: true, producesCookies: false,
                                         silentRenewal: true, serverRevocation: true, keepsRegistration: true)

@@ -27,6 +27,13 @@ import Foundation
 /// - `GET /_admin/oam/registrations`: the registration steps received (`steps`: their
 ///   non-secret fields, the device id from the profile) and the client assertions issued
 ///   (`assertions`: client, user, device, expiry, `expired`, `revoked`, `uses`)
+/// - `POST /_admin/oam/rest` `{"action": "revoke-user-tokens", "username"?}`: the Mobile and
+///   Social server ends the sessions (of the user, else all): their user tokens and the access
+///   tokens minted from them are refused. `{"action": "forget-webgate", "webgate": "WebGateHR"}`:
+///   that WebGate stops accepting the access tokens issued so far. Answers `{"changed": N}`
+/// - `GET /_admin/oam/rest`: the REST calls received (`calls`: their non-secret fields, the
+///   service domain and User-Agent), `user_tokens`, `user_tokens_revoked`, and per WebGate the
+///   access tokens minted (`access_tokens`) and accepted (`access_token_uses`)
 /// - `GET /_admin/issued`: counts of what was issued, of requests per path (`requests`) and per
 ///   path and status (`responses`, keyed `GET /api/me 401`)
 struct AdminRoutes: Sendable {
@@ -104,6 +111,21 @@ struct AdminRoutes: Sendable {
             return .json(200, ["ok": true])
         case ("GET", "oam/registrations"):
             return await state.withOAM { registry, now in registry.report(now: now) }
+        case ("POST", "oam/rest"):
+            let user = body["username"] as? String
+            switch body["action"] as? String {
+            case "revoke-user-tokens":
+                return .json(200, ["changed": await state.withOAMRest { $0.revokeUserTokens(user: user) }])
+            case "forget-webgate":
+                guard let gate = body["webgate"] as? String, OAMRestSessions.webGates.contains(where: { $0.name == gate }) else {
+                    return .json(400, ["error": "webgate must name one of \(OAMRestSessions.webGates.map(\.name).joined(separator: ", "))"])
+                }
+                return .json(200, ["changed": await state.withOAMRest { $0.forget(webGate: gate) }])
+            default:
+                return .json(400, ["error": "action must be \"revoke-user-tokens\" or \"forget-webgate\""])
+            }
+        case ("GET", "oam/rest"):
+            return await state.withOAMRest { $0.report() }
         case ("GET", "issued"):
             return await state.summary()
         default:

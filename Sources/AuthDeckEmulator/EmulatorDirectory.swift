@@ -45,6 +45,12 @@ public struct EmulatorDirectory: Codable, Sendable {
     public var facebookApps: [FacebookApp]?
     /// The OAM identity domain its token endpoints require (default `DefaultDomain`).
     public var oamIdentityDomain: String?
+    /// The Mobile and Social service domain its REST service requires in `X-IDAAS-SERVICEDOMAIN`
+    /// (default `MobileServiceDomain`, the guide's example).
+    public var oamServiceDomain: String?
+    /// The User-Agent prefix its WebGates take for an SDK client (`OAMAuthUserAgentPrefix`;
+    /// default `OIC`): such a client gets the `OAM-Auth` challenge, any other a login redirect.
+    public var webGateUserAgentPrefix: String?
 
     public static let contoso = "72f988bf-86f1-41af-91ab-2d7cd011db47"
     public static let fabrikam = "0d2b2a6e-3c1f-4a43-9b1e-5a6c7d8e9f00"

@@ -31,6 +31,8 @@ public final class EmulatorServer: Sendable {
         let oam = OAMRoutes(state: state, base: base)
         let resources = ResourceRoutes(state: state)
         let registry = RegistryRoutes(state: state)
+        let oamRest = OAMRestRoutes(state: state)
+        let webGates = WebGateRoutes(state: state)
         server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: port), timeout: 30, logger: .disabled)
         let route: @Sendable (EmulatorRequest) async -> EmulatorResponse = { r in
             if let x = await admin.handle(r) { return x }
@@ -41,6 +43,8 @@ public final class EmulatorServer: Sendable {
             if let x = await resources.handle(r) { return x }
             if let x = await registry.handle(r) { return x }
             if let x = await oam.handle(r) { return x }
+            if let x = await oamRest.handle(r) { return x }
+            if let x = await webGates.handle(r) { return x }
             let parts = r.path.split(separator: "/", maxSplits: 1).map(String.init)
             if parts.count == 2, FacebookRoutes.isVersion(parts[0]) {
                 return await facebook.handle(r, version: parts[0], rest: parts[1]) ?? .notFound

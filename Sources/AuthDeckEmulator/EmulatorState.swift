@@ -136,6 +136,7 @@ actor EmulatorState {
     var samlTokens: [String: String] = [:]
     /// OAM mobile client registrations: pre-authz codes and client assertions.
     var oam = OAMRegistry()
+    var oamRest = OAMRestSessions()
 
     init(directory: EmulatorDirectory) { self.directory = directory }
 
@@ -190,6 +191,9 @@ actor EmulatorState {
 
     /// Runs `body` on the OAM registrations at the emulator's clock.
     func withOAM<T: Sendable>(_ body: @Sendable (inout OAMRegistry, Date) -> T) -> T { body(&oam, now) }
+
+    /// Runs `body` on the Mobile and Social REST sessions and WebGate tokens.
+    func withOAMRest<T: Sendable>(_ body: @Sendable (inout OAMRestSessions) -> T) -> T { body(&oamRest) }
 
     // MARK: Devices and codes
 

@@ -123,6 +123,13 @@ public struct ResourceRequester: Sendable {
         // The renewer has just made sure the credential is fresh, so no skew margin here: a
         // token the server issued a moment ago is used even if it lives shorter than the skew.
         if let token = stored.credentials.usableAccessToken(for: scopes, at: now, skew: .seconds(0)) {
+            // A Mobile and Social user token is the OAM session itself: it goes only to its
+            // Mobile and Social server, never as a bearer token to a resource (a WebGate takes
+            // an access token minted for it, PROVIDERS.md §5).
+            guard token.tokenType != OAMAdapter.userTokenType else {
+                throw AuthFailure(.misconfigured, code: "webgate_unsupported",
+                                  remedy: "\(stored.account.id) holds a Mobile and Social user token, which is sent only to its Mobile and Social server; requests through a WebGate (the OAM-Auth challenge) are not supported yet, so nothing was sent")
+            }
             headers.append(HTTPHeader("Authorization", "Bearer \(token.value.exposedValue)"))
         }
         if !stored.credentials.cookies.isEmpty, stored.credentials.cookiesUsable(at: now, skew: .seconds(0)) {

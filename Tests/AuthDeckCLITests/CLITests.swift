@@ -488,14 +488,19 @@ import Glibc
         #expect(ok.stderr.contains("Ignored (not on the allow-list): Color"))
         let providers = try run("providers", "--json")
         #expect(providers.stdout.contains("\"id\" : \"whitepages\"") && providers.stdout.contains("\"kind\" : \"oam\""))
-        // The URL names no client id: a commented placeholder is written, and both the import
-        // and `providers` say what is missing before the first sign-in.
-        #expect(ok.stderr.contains("The URL names no OAuthClientID: set client_id for \"whitepages\""), "\(ok.stderr)")
-        #expect(try String(contentsOfFile: configPath, encoding: .utf8).contains("\n# client_id = \"…\"  # required before the first sign-in"))
+        // OAMMSAuthentication is the Mobile and Social REST server type (issue 41): no client id is
+        // needed, so none is asked for and the provider is ready to sign in.
+        #expect(!ok.stderr.contains("OAuthClientID"), "\(ok.stderr)")
+        #expect(try String(contentsOfFile: configPath, encoding: .utf8).contains("server_type = \"mobile-social\""))
+        #expect(!(try String(contentsOfFile: configPath, encoding: .utf8).contains("preset")))
         let entries = try #require(JSONSerialization.jsonObject(with: Data(providers.stdout.utf8)) as? [[String: Any]])
-        #expect(entries.first { $0["id"] as? String == "whitepages" }?["problem"] as? String == "provider \"whitepages\": client_id is required")
+        #expect(entries.first { $0["id"] as? String == "whitepages" }?["problem"] == nil, "\(entries)")
+        // The OAuth server type still names the missing client id, in the file and in `providers`.
+        let oauth = try run("config", "import-url", "oa://settings?AuthServerType::=OAuth2.0&OAMOAuthServiceEndpoint::=https://host123.us.example.com:14100&ApplicationName::=OAuthApp")
+        #expect(oauth.stderr.contains("The URL names no OAuthClientID: set client_id for \"oauthapp\""), "\(oauth.stderr)")
+        #expect(try String(contentsOfFile: configPath, encoding: .utf8).contains("\n# client_id = \"…\"  # required before the first sign-in"))
         let table = try run("providers")
-        #expect(table.stdout.contains("whitepages: not ready to sign in: provider \"whitepages\": client_id is required (edit \(configPath))"), "\(table.stdout)")
+        #expect(table.stdout.contains("oauthapp: not ready to sign in: provider \"oauthapp\": client_id is required (edit \(configPath))"), "\(table.stdout)")
         // The same name twice is refused, and the file is left as it was.
         let after = try String(contentsOfFile: configPath, encoding: .utf8)
         let again = try run("config", "import-url", url)

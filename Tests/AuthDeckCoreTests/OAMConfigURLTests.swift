@@ -13,7 +13,8 @@ import AuthDeckCore
         #expect(c.suggestedID == "whitepages")
         let p = c.profile(id: "wp")
         #expect(p.kind == .oam && p.endpoints["base"] == "https://host123.us.example.com:14100")
-        #expect(p.options["service_domain"] == "MobileServiceDomain" && p.options["preset"] == "11g-ms")
+        // The Mobile and Social REST server type, not the OAuth service's paths (issue 41).
+        #expect(p.options["service_domain"] == "MobileServiceDomain" && p.options["server_type"] == "mobile-social" && p.options["preset"] == nil)
     }
 
     @Test func unknownKeysAreIgnoredAndListedAndValuesArePercentDecoded() throws {

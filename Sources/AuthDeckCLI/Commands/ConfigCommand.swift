@@ -37,7 +37,8 @@ struct ConfigImportURLCommand: AsyncParsableCommand {
         for line in parsed.internationalHosts { Output.note(line) }
         if !parsed.ignored.isEmpty { Output.note("Ignored (not on the allow-list): \(parsed.ignored.map(TerminalText.inert).joined(separator: ", "))") }
         Output.raw("Added provider \"\(id)\" (kind oam) to \(context.configPath).\n")
-        if profile.clientId == nil {
+        // Only the OAuth server type needs one: Mobile and Social REST signs in with the password alone.
+        if profile.clientId == nil, profile.options["server_type"] != "mobile-social" {
             Output.note("The URL names no OAuthClientID: set client_id for \"\(id)\" in \(context.configPath) (a commented line marks it) before the first sign-in, or import again with --client-id.")
         }
     }

@@ -12,7 +12,8 @@ import AuthDeckOAuth
 /// documentation's `PASSWORD`, `REFRESH_TOKEN`… instead of the standard names.
 /// `options.client_registration = true` makes authdeck a mobile client (`OAMRegistrar`): it
 /// registers itself per user and authenticates with the client assertion it gets, so no client
-/// secret is needed.
+/// secret is needed. `options.server_type = "mobile-social"` without a preset is the Mobile and
+/// Social REST server type instead (`OAMRestSettings`); a preset always means OAuth.
 struct OAMSettings: Sendable {
     let token: String
     let authorization: String?
@@ -25,10 +26,13 @@ struct OAMSettings: Sendable {
     let redirect: AuthorizationCodeFlow.Redirect
     /// A mobile client: registers per user and sends the client assertion instead of a secret.
     let registration: Bool
+    /// The Mobile and Social REST server type, when configured (`OAMRestSettings`); nil for OAuth.
+    let rest: OAMRestSettings?
 
     init(_ profile: ProviderProfile, environment: [String: String]) throws {
         func bad(_ p: String) -> AuthFailure { AuthFailure(.misconfigured, code: "config", remedy: "provider \"\(profile.id)\": \(p)") }
         let o = profile.options, e = profile.endpoints
+        rest = try OAMRestSettings(profile)
         let preset = o["preset"] ?? (o["server_type"] == "mobile-social" ? "11g-ms" : "12c")
         guard preset == "11g-ms" || preset == "12c" else { throw bad("options.preset must be 11g-ms or 12c (found \"\(preset)\")") }
         let base = e["base"].map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
@@ -42,7 +46,8 @@ struct OAMSettings: Sendable {
         // UNVERIFIED: no primary source names OAM's revocation path; RFC 7009 shape assumed.
         revocation = e["revocation"] ?? path("/ms_oauth/oauth2/endpoints/oauthservice/revoke", "/oauth2/rest/token/revoke")
         identityHeader = o["identity_domain"].map { HTTPHeader(o["identity_domain_header"] ?? "X-OAUTH-IDENTITY-DOMAIN-NAME", $0) }
-        guard let clientId = profile.clientId, !clientId.isEmpty else { throw bad("client_id is required") }
+        // The REST server type needs no OAuth client: the application's name stands for it.
+        guard let clientId = profile.clientId ?? rest?.application, !clientId.isEmpty else { throw bad("client_id is required") }
         let secret = try SecretSource.clientSecret(profile, environment: environment)
         client = OAuthClient(id: clientId, authentication: secret.map { .secretBasic($0) } ?? .none)
         uppercase = o["uppercase_grant_types"] == "true"

@@ -1,0 +1,83 @@
+import Foundation
+import AuthDeckCore
+import AuthDeckHTTP
+import AuthDeckOAuth
+
+/// Calls of the Mobile and Social REST authentication service (PROVIDERS.md §5): a user token
+/// for a password, an access token for a WebGate, and logout.
+///
+/// Every call is a JSON object of `X-Idaas-Rest-…` fields with the service domain header and
+/// the SDK's User-Agent. The password and tokens ride in the body, which the HTTP gate cannot
+/// read, so each request declares them: they go only to the server's origin (https, or http
+/// on loopback). The shapes are UNVERIFIED against a live server, so answers are read
+/// tolerantly (field names in any case, a token value that may be URL-encoded); 401/403 is a
+/// refused credential, 429 and 5xx transient, anything else a server this is not configured for.
+struct OAMRestService: Sendable {
+    let settings: OAMRestSettings
+    let http: any HTTPClient
+    let profileId: String
+
+    /// A token the service issued, and whose it is.
+    struct Issued: Sendable {
+        var token: Secret
+        var principal: String?
+    }
+
+    func authenticate(username: String, password: Secret) async throws -> Issued {
+        try await call("authenticate", ["X-Idaas-Rest-Subject-Type": "USERCREDENTIAL", "X-Idaas-Rest-Subject-Username": username,
+                                        "X-Idaas-Rest-Subject-Password": password.exposedValue,
+                                        "X-Idaas-Rest-New-Token-Type-To-Create": "USERTOKEN"],
+                       secrets: [.password], what: "the user name and password")
+    }
+
+    /// An access token for the WebGate that challenged for `resource` with `context`.
+    func access(userToken: Secret, context: String, resource: String) async throws -> Issued {
+        try await call("access", ["X-Idaas-Rest-Subject-Type": "TOKEN", "X-Idaas-Rest-Subject-Value": userToken.exposedValue,
+                                  "X-Idaas-Rest-New-Token-Type-To-Create": "ACCESSTOKEN",
+                                  "X-Idaas-Rest-Application-Context": context, "X-Idaas-Rest-Application-Resource": resource],
+                       secrets: [.accessToken], what: "the user token")
+    }
+
+    /// Ends the server's session. UNVERIFIED path (`…/logout`): no public source names it.
+    func logout(userToken: Secret) async throws {
+        _ = try await send("logout", ["X-Idaas-Rest-Subject-Type": "TOKEN", "X-Idaas-Rest-Subject-Value": userToken.exposedValue],
+                           secrets: [.accessToken], what: "the user token")
+    }
+
+    func call(_ operation: String, _ fields: [String: String], secrets: Set<SecretKind>, what: String) async throws -> Issued {
+        let body = try await send(operation, fields, secrets: secrets, what: what)
+        var answer: [String: String] = [:]
+        for (k, v) in body { if let s = v as? String { answer[k.lowercased()] = s } }
+        guard let raw = answer["x-idaas-rest-token-value"], !raw.isEmpty else {
+            throw AuthFailure(.misconfigured, code: "no_token",
+                              remedy: "the Mobile and Social server at \(settings.base) answered \(operation) without X-Idaas-Rest-Token-Value; check endpoints.base and options.service_domain of provider \"\(profileId)\"")
+        }
+        let token = raw.contains("%") ? (raw.removingPercentEncoding ?? raw) : raw
+        return Issued(token: Secret(token), principal: answer["x-idaas-rest-user-principal"])
+    }
+
+    func send(_ operation: String, _ fields: [String: String], secrets: Set<SecretKind>, what: String) async throws -> [String: Any] {
+        let data = try JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])
+        var request = HTTPRequest(method: "POST", url: settings.url(operation),
+                                  headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("Accept", "application/json"),
+                                            HTTPHeader("X-IDAAS-SERVICEDOMAIN", settings.serviceDomain), HTTPHeader("X-IDAAS-REST-VERSION", "v1"),
+                                            HTTPHeader("User-Agent", settings.userAgent)],
+                                  body: Array(data))
+        request.timeout = 30
+        request.maxResponseBytes = 64 << 10
+        request.passage = SecretPassage(secrets, home: GrantHome(issuer: nil, origins: [settings.origin].compactMap { $0 }))
+        let response = try await TokenEndpoint.send(request, via: http)
+        let server = "the Mobile and Social server (\(settings.base))"
+        switch response.status {
+        case 200..<300:
+            return (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] ?? [:]
+        case 401, 403:
+            throw AuthFailure(.needsInteraction, code: "refused", remedy: "\(server) refused \(what) (HTTP \(response.status))")
+        case 429, 500...:
+            throw AuthFailure(.transient, code: "http \(response.status)", remedy: "\(server) is unavailable (HTTP \(response.status)); nothing was changed")
+        default:
+            throw AuthFailure(.misconfigured, code: "http \(response.status)",
+                              remedy: "\(server) answered \(operation) with HTTP \(response.status); check endpoints.base and options.service_domain of provider \"\(profileId)\"")
+        }
+    }
+}
