@@ -10,4 +10,13 @@ public protocol ClientRegistrationHolder: Sendable {
     /// was deleted, nil when there was nothing to delete. A server that cannot be reached
     /// throws, and the registration is kept.
     func unregister() async throws -> String?
+
+    /// The sign-in flows the client allows: a stored registration's grants, or for one not
+    /// registered yet, the flows config would ask for; nil for a configured client. Why:
+    /// `providers` listed the password flow for a client registered without that grant.
+    func registeredFlows() throws -> [SignInFlow]?
+
+    /// What the next sign-in will change in the stored registration because config asks for
+    /// other grants than it was made for (nil: nothing), so `providers` can say it first.
+    func pendingRegistrationChange() throws -> String?
 }

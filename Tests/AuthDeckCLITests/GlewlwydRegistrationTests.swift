@@ -80,7 +80,9 @@ struct GlewlwydRegistrationTests {
         #expect(!(try String(contentsOfFile: home.file("config/authdeck/config.toml"), encoding: .utf8)).contains(clientId))
     }
 
-    @Test func theDeviceFlowWorksThroughTheRegisteredClient() throws {
+    /// Signs taro in with the device flow, approving the code as the person would.
+    @discardableResult
+    func deviceLogin() throws -> LiveProcess {
         let login = try LiveProcess(runner.executable, ["login", "gl", "--device"], environment: runner.environment)
         let code = try login.waitFor("the user code") { text -> String? in
             guard let r = text.range(of: "enter the code ") else { return nil }
@@ -91,7 +93,76 @@ struct GlewlwydRegistrationTests {
         try login.keepsRunning(for: 2.5, "the user approved the code")
         try server.approveDevice(userCode: code, client: clientId)
         #expect(try login.wait(timeout: 60) == 0, "\(login.stderr)")
+        return login
+    }
+
+    @Test func theDeviceFlowWorksThroughTheRegisteredClient() throws {
+        let login = try deviceLogin()
         #expect(login.stdout.contains("Signed in as taro"))
+    }
+
+    /// Issue 39: the README's config (no allow_password) registered the client without the
+    /// password grant while `providers` listed the flow, and adding `allow_password = true`
+    /// later changed nothing. The registration is updated in place (RFC 7592 PUT): the same
+    /// client, its account still renewing, and `providers` lists what it allows.
+    @Test func allowPasswordAddedLaterUpdatesTheRegistrationInPlace() throws {
+        try home.writeConfig(server.issuerOnlyTOML(allowPassword: false))
+        try deviceLogin()
+        let clientId = try #require(try registered("client_id"))
+        let secret = try #require(try registered("client_secret"))
+        func flows() throws -> [String]? {
+            let json = try JSONSerialization.jsonObject(with: Data(try run("providers", "--json").stdout.utf8)) as? [[String: Any]]
+            return json?.first?["flows"] as? [String]
+        }
+        #expect(try flows() == ["device", "browser"], "the registration has no password grant")
+        let refused = try passwordLogin()
+        #expect(refused.status == 2 && refused.stderr.contains("set options.allow_password = true"), "\(refused.status) \(refused.stderr)")
+
+        try home.writeConfig(server.issuerOnlyTOML(allowPassword: true))
+        let said = try run("providers").stdout
+        #expect(said.contains("gl: config.toml asks for the registration with the password grant: the next sign-in updates it"), "\(said)")
+        let login = try passwordLogin()
+        #expect(login.status == 0, "\(login.stderr)")
+        #expect(login.stderr.contains("Updated authdeck's client registration at \(server.issuer) with the password grant, as config.toml asks"),
+                "\(login.stderr)")
+        #expect(try registered("client_id") == clientId, "the same client")
+        #expect(try server.clientIds().filter { $0 == clientId }.count == 1)
+        #expect(try registered("client_secret") != secret, "glewlwyd issues a new secret on update, and it is kept")
+        #expect(try flows() == ["device", "browser", "password"])
+        #expect(!(try run("providers").stdout.contains("next sign-in")))
+        // The account the device flow signed in renews through the updated client.
+        let renewed = try run("refresh", "taro", "--force")
+        #expect(renewed.status == 0, "\(renewed.stderr)")
+    }
+
+    /// A registration the server cannot update (no registration_client_uri or access token:
+    /// no RFC 7592 management): a sign-in that needs the missing grant registers anew and
+    /// deletes the old client, and says so.
+    @Test func aRegistrationTheServerCannotUpdateIsReplacedAndSaid() throws {
+        try home.writeConfig(server.issuerOnlyTOML(allowPassword: false))
+        try deviceLogin()
+        let old = try #require(try registered("client_id"))
+        // What a server without management answers leaves authdeck without these.
+        let store = try store()
+        var kept: [String: Secret] = [:]
+        for name in ["client_id", "client_secret", "issuer", "registered_at", "auth_method", "grant_types", "redirect_uri"] {
+            kept["registration." + name] = try store.providerSecret("registration." + name, provider: "gl")
+        }
+        try store.replaceProviderSecrets(prefix: "registration.", with: kept.compactMapValues { $0 }, provider: "gl")
+
+        try home.writeConfig(server.issuerOnlyTOML(allowPassword: true))
+        let login = try passwordLogin()
+        #expect(login.status == 0, "\(login.stderr)")
+        let fresh = try #require(try registered("client_id"))
+        #expect(fresh != old)
+        #expect(login.stderr.contains("cannot update authdeck's client registration, so authdeck registered anew (client \(fresh), with the password grant) "
+                                      + "and the old client \(old) is left at the issuer"), "\(login.stderr)")
+        #expect(try server.clientIds().contains(fresh))
+        #expect(try registered("requested_grants")?.contains("password") == true)
+        // A second sign-in finds nothing to change.
+        let again = try passwordLogin()
+        #expect(again.status == 0 && !again.stderr.contains("registered anew") && !again.stderr.contains("Updated"), "\(again.stderr)")
+        #expect(try registered("client_id") == fresh)
     }
 
     @Test func clearRegistrationWithTheLastAccountDeletesTheClientAtGlewlwyd() throws {

@@ -39,6 +39,8 @@ struct ProvidersListCommand: AsyncParsableCommand {
         var client: String
         /// For "dynamic": where and when it was registered.
         var registration: String?
+        /// What the next sign-in changes in the registration (config asks for other grants).
+        var registration_change: String?
     }
 
     func run() async throws {
@@ -57,15 +59,19 @@ struct ProvidersListCommand: AsyncParsableCommand {
             let caps = ProviderCapabilities.of(p)
             // Built once: its failure is the provider's problem, its registration the client's.
             let built = Result { try ProviderRegistry.adapter(for: p, context: adapters, config: config.providers) }
-            let registration = ((try? built.get()) as? ClientRegistrationHolder).flatMap { try? $0.registrationSummary() }
+            let holder = (try? built.get()) as? ClientRegistrationHolder
+            let registration = holder.flatMap { try? $0.registrationSummary() }
             let client = p.clientId != nil ? "configured" : registration != nil ? "dynamic" : p.kind == .oidc ? "unregistered" : "configured"
+            // A registered client offers only the flows its grants allow.
+            let flows = holder.flatMap { try? $0.registeredFlows() } ?? caps.flows
             return ProviderJSON(id: p.id, kind: p.kind.rawValue, client_id: p.clientId, scopes: p.scopes,
-                                flow: p.flow?.rawValue, flows: caps.flows.map(\.rawValue), silent_renewal: caps.silentRenewal,
+                                flow: p.flow?.rawValue, flows: flows.map(\.rawValue), silent_renewal: caps.silentRenewal,
                                 server_revocation: caps.serverRevocation,
                                 credentials: (caps.producesTokens ? ["tokens"] : []) + (caps.producesCookies ? ["cookies"] : []),
                                 accounts: counts[p.id] ?? 0,
                                 expected_realm: p.expectedRealm, problem: Self.problem(built),
-                                client: client, registration: registration)
+                                client: client, registration: registration,
+                                registration_change: holder.flatMap { try? $0.pendingRegistrationChange() })
         }
         if json { return try Output.json(rows) }
         if rows.isEmpty {
@@ -81,6 +87,7 @@ struct ProvidersListCommand: AsyncParsableCommand {
         for row in rows {
             if let problem = row.problem { Output.raw("\(row.id): not ready to sign in: \(problem) (edit \(config.path))\n") }
             if let registration = row.registration { Output.raw("\(row.id): \(TerminalText.inert(registration))\n") }
+            if let change = row.registration_change { Output.raw("\(row.id): \(TerminalText.inert(change))\n") }
             if row.client == "unregistered" { Output.raw("\(row.id): no client_id: registers a client at its issuer on the first sign-in\n") }
         }
     }
