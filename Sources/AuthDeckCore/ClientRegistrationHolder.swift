@@ -19,4 +19,9 @@ public protocol ClientRegistrationHolder: Sendable {
     /// What the next sign-in will change in the stored registration because config asks for
     /// other grants than it was made for (nil: nothing), so `providers` can say it first.
     func pendingRegistrationChange() throws -> String?
+
+    /// Whether the first sign-in can register a client: from the discovery document cached in
+    /// the store when it is fresh, else fetched once within `timeout` seconds. Never throws: a
+    /// network failure is `unchecked`, so `providers` does not fail with it.
+    func registrationOutlook(timeout: Double) async -> RegistrationOutlook
 }

@@ -202,4 +202,37 @@ struct GlewlwydRegistrationTests {
         #expect(r.stderr.contains("this issuer needs a client_id: \(plain.issuer) offers no registration_endpoint"), "\(r.stderr)")
         #expect(try registered("client_id") == nil)
     }
+
+    /// Issue 39: `providers` promised "registers a client at its issuer on the first sign-in"
+    /// for an issuer that offers no registration; only `login` said it needs a client_id. It
+    /// checks discovery (cached in the store: no network call while that is fresh), and a
+    /// discovery it cannot read leaves it saying so, never failing.
+    @Test func providersSaysAnIssuerWithoutRegistrationNeedsAClientId() throws {
+        let before = try run("providers")
+        #expect(before.status == 0 && before.stdout.contains("gl: no client_id: registers a client at its issuer on the first sign-in\n"),
+                "\(before.stdout)")
+        let plain = try GlewlwydServer()
+        try home.writeConfig(plain.issuerOnlyTOML())
+        let said = "gl: not ready to sign in: this issuer needs a client_id: \(plain.issuer) offers no registration_endpoint"
+        let fresh = try run("providers")
+        #expect(fresh.status == 0 && fresh.stdout.contains(said), "\(fresh.stdout)")
+        #expect(!fresh.stdout.contains("registers a client"), "\(fresh.stdout)")
+        let json = try #require(JSONSerialization.jsonObject(with: Data(try run("providers", "--json").stdout.utf8)) as? [[String: Any]])
+        #expect((json.first?["problem"] as? String)?.hasPrefix("this issuer needs a client_id") == true, "\(json)")
+        // A sign-in creates the store and caches discovery there; with the issuer gone,
+        // `providers` still says it, from the cache.
+        #expect(try passwordLogin().status == 1)
+        kill(plain.pid, SIGTERM)
+        for _ in 0..<250 where kill(plain.pid, 0) == 0 { usleep(20_000) }
+        #expect((try? EmulatorProcess.curl(["-s", "-o", "/dev/null", "--max-time", "2", "\(plain.issuer)/.well-known/openid-configuration"])) == nil,
+                "the issuer is gone")
+        let cached = try run("providers")
+        #expect(cached.status == 0 && cached.stdout.contains(said), "\(cached.stdout) \(cached.stderr)")
+        // An issuer nobody answers for: `providers` answers, and says what it could not check.
+        try home.writeConfig(plain.issuerOnlyTOML().replacingOccurrences(of: "/api/oidc", with: "/other/oidc"))
+        let down = try run("providers")
+        #expect(down.status == 0, "\(down.stderr)")
+        #expect(down.stdout.contains("gl: no client_id: registers a client at its issuer on the first sign-in if the issuer offers registration (not checked: "),
+                "\(down.stdout)")
+    }
 }

@@ -134,12 +134,7 @@ extension OIDCAdapter: ClientRegistrationHolder {
     /// registration's place; the caller deletes the old one and says so.
     func register(at meta: ProviderMetadata, grants: [String], presenter: any SignInPresenter,
                   replacing old: StoredRegistration? = nil) async throws -> StoredRegistration {
-        guard let endpoint = meta.registrationEndpoint else {
-            throw AuthFailure(.misconfigured, code: "needs_client_id",
-                              remedy: "this issuer needs a client_id: \(meta.issuer.isEmpty ? "provider \"\(profile.id)\"" : meta.issuer) offers no "
-                                  + "registration_endpoint for authdeck to register itself; ask its administrator for a client and set client_id "
-                                  + "(and client_secret_env) for provider \"\(profile.id)\"")
-        }
+        guard let endpoint = meta.registrationEndpoint else { throw Self.needsClientId(meta, provider: profile.id) }
         // Its answer is a client secret: https, or http only on this machine.
         if let problem = WebLink.problemOpening(endpoint, field: "the registration_endpoint") {
             throw AuthFailure(.misconfigured, code: "unsafe_url", remedy: "\(problem); nothing was registered")
@@ -193,6 +188,28 @@ extension OIDCAdapter: ClientRegistrationHolder {
               stored.requested.contains("password") != settings.allowPassword else { return nil }
         return "config.toml asks for the registration \(settings.allowPassword ? "with" : "without") the password grant: the next sign-in "
             + "updates it at \(stored.issuer) (or registers anew where the server cannot update)"
+    }
+
+    public func registrationOutlook(timeout: Double) async -> RegistrationOutlook {
+        guard settings.client == nil else { return .held }
+        if let store = context.providerSecrets, (try? StoredRegistration.load(profile.id, from: store)) != nil { return .held }
+        do {
+            let meta = try await resolver.metadata(for: profile, timeout: timeout)
+            guard meta.registrationEndpoint != nil else { return .needsClientId(Self.needsClientId(meta, provider: profile.id).remedy) }
+            return .registers
+        } catch let failure as AuthFailure {
+            return .unchecked(failure.remedy)
+        } catch {
+            return .unchecked("\(error)")
+        }
+    }
+
+    /// What a provider without a client_id at an issuer that offers no registration says.
+    static func needsClientId(_ meta: ProviderMetadata, provider: String) -> AuthFailure {
+        AuthFailure(.misconfigured, code: "needs_client_id",
+                    remedy: "this issuer needs a client_id: \(meta.issuer.isEmpty ? "provider \"\(provider)\"" : meta.issuer) offers no "
+                        + "registration_endpoint for authdeck to register itself; ask its administrator for a client and set client_id "
+                        + "(and client_secret_env) for provider \"\(provider)\"")
     }
 
     public func unregister() async throws -> String? {
