@@ -36,6 +36,12 @@ public struct Reauthentication: Sendable {
     public func renewOrSignIn(_ id: String, interactive: Bool, presenter: any SignInPresenter) async throws -> Outcome {
         let stored = try account(id)
         let adapter = try adapter(stored.account.providerId)
+        // Another tenant than the provider pins: renewing cannot mend it (and would spend the
+        // refresh token), so a person signs in to the pinned tenant, as whoever they choose.
+        if let refusal = TokenAccess.renewalCannotMendTenant(stored.account, config: config) {
+            guard interactive else { throw refusal }
+            return .signedIn(try await signIn(adapter, username: nil, presenter: presenter))
+        }
         // Nothing to renew with (a sign-in that never completed, a signed-out account): a
         // person's sign-in at once, without a "renewal failed" first in its events.
         let renewable = stored.credentials.refreshToken != nil

@@ -68,6 +68,11 @@ public struct Refresh: Sendable {
                 results.append(Result(id: account.id, failure: (.misconfigured, ProviderWiring.unknownProvider(account.providerId, in: config))))
                 continue
             }
+            // Another tenant than the pinned one: no renewal mends it, none is spent.
+            if let refusal = TokenAccess.renewalCannotMendTenant(account, config: config) {
+                results.append(Result(id: account.id, failure: (.needsInteraction, refusal.remedy)))
+                continue
+            }
             wanted.append((account, target.force ? .force : named ? .usableNow(scopes: []) : .expiringSoon))
         }
         for (account, attempt) in await renewal.attemptAll(wanted) {

@@ -21,12 +21,30 @@ public struct TokenAccess: Sendable {
     /// script asking for this provider's credential must not get the other tenant's (dev for
     /// prod), cached or renewed — `token`, `exec`, `request` and the helpers alike.
     public static func refuseOtherTenant(_ stored: StoredAccount, config: DeckConfig) throws {
-        let pinned = config.provider(stored.account.providerId)?.expectedRealm
-        guard TenantPin.differs(expected: pinned, actual: stored.account.realm), let pinned else { return }
+        guard let pinned = otherTenantPin(stored.account, config: config) else { return }
         let id = stored.account.id, provider = stored.account.providerId
         throw NeedsSignIn(remedy: "\(id) is signed in to tenant \(TerminalText.inert(stored.account.realm ?? "")), not \(pinned), which provider "
                           + "\(provider) pins; no token is given for it — sign in with an account of \(pinned) (`authdeck login \(provider)`), "
                           + "or prune this one (`authdeck prune`)")
+    }
+
+    /// The tenant `account`'s provider pins when the account is signed in to another (nil:
+    /// none pinned, or the same one).
+    public static func otherTenantPin(_ account: Account, config: DeckConfig) -> String? {
+        let pinned = config.provider(account.providerId)?.expectedRealm
+        guard TenantPin.differs(expected: pinned, actual: account.realm) else { return nil }
+        return pinned
+    }
+
+    /// Why renewing an account signed in to another tenant than its provider pins is refused:
+    /// a renewal only extends the wrong tenant's grant (it stayed stale while "renewed" was
+    /// said), and spends a refresh token for nothing.
+    public static func renewalCannotMendTenant(_ account: Account, config: DeckConfig) -> NeedsSignIn? {
+        guard let pinned = otherTenantPin(account, config: config) else { return nil }
+        let provider = account.providerId
+        return NeedsSignIn(remedy: "\(account.id) is signed in to tenant \(TerminalText.inert(account.realm ?? "")), not \(pinned), which provider "
+                           + "\(provider) pins; renewing cannot mend that, so it was not renewed (its refresh token is unspent) — sign in "
+                           + "with an account of \(pinned) (`authdeck login \(provider)`), or prune this one (`authdeck prune`)")
     }
 
     public init(wiring: ProviderWiring, config: DeckConfig) {

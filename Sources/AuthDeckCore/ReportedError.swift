@@ -13,7 +13,21 @@ public protocol ReportedError: Error {
 
 extension AuthFailure: ReportedError {
     public var sentence: String { description }
-    public var exitStatus: Int32 { errorClass.exitCode }
+    /// A flow the provider does not offer is the request's mistake (usage, 2), as
+    /// `login --password` of a Facebook provider is refused before any adapter runs; the
+    /// provider kind must not decide the status of the same mistake.
+    public var exitStatus: Int32 { FlowNotOffered.codes.contains(code) ? ExitStatus.usage : errorClass.exitCode }
+
+    /// The codes of "this provider does not offer that sign-in flow", whichever adapter says it.
+    public enum FlowNotOffered {
+        public static let grantNotRegistered = "grant_not_registered"
+        public static let passwordDisabled = "password_disabled"
+        public static let noDeviceEndpoint = "no_device_endpoint"
+        public static let noAuthorizationEndpoint = "no_authorization_endpoint"
+        /// An adapter asked for a flow its kind has no way to run.
+        public static let unsupportedFlow = "unsupported"
+        public static let codes: Set<String> = [grantNotRegistered, passwordDisabled, noDeviceEndpoint, noAuthorizationEndpoint, unsupportedFlow]
+    }
 
     /// The failure with its remedy led by `accountId`, unless it names the account already
     /// (many remedies begin with it: "x: x holds no refresh token" was said twice).

@@ -61,18 +61,30 @@ public struct ClientRegistration: Sendable {
     /// `redirectURI`. Returns the registration and the standard grant types the server would
     /// not take.
     public func register(grantTypes: [String], redirectURI: String?, scope: String?) async throws -> (Registered, refused: [String]) {
+        try await negotiate(grantTypes, named: [:], refusal: self.refusal(_:code:said:)) { names in
+            let response = try await post(names, redirectURI: redirectURI, scope: scope)
+            guard (200..<300).contains(response.status) else { return (response, nil) }
+            return (response, try parse(response, asked: names, redirectURI: redirectURI))
+        }
+    }
+
+    /// Sends `grantTypes` (standard names, spelled as `named` says where a server has its own
+    /// name) with `send`, and once more with what the server says it accepts when it refuses
+    /// them as `invalid_client_metadata`. `send` returns the answer and, for a 2xx, what it
+    /// registered; any other answer is thrown as `refusal` says. Returns what was registered
+    /// and the standard grant types left out.
+    func negotiate(_ grantTypes: [String], named spelled: [String: String], refusal: (Int, String?, String?) -> AuthFailure,
+                   send: ([String]) async throws -> (HTTPResponse, Registered?)) async throws -> (Registered, refused: [String]) {
         var asked = grantTypes
-        var named = Dictionary(uniqueKeysWithValues: grantTypes.map { ($0, $0) })
+        var named = Dictionary(uniqueKeysWithValues: grantTypes.map { ($0, spelled[$0] ?? $0) })
         for attempt in 0..<2 {
-            let response = try await post(asked.map { named[$0] ?? $0 }, redirectURI: redirectURI, scope: scope)
-            if (200..<300).contains(response.status) {
-                return (try parse(response, asked: asked.map { named[$0] ?? $0 }, redirectURI: redirectURI), grantTypes.filter { !asked.contains($0) })
-            }
+            let (response, registered) = try await send(asked.map { named[$0] ?? $0 })
+            if let registered { return (registered, grantTypes.filter { !asked.contains($0) }) }
             let json = JSONObject(bytes: response.body)
             let code = json?.string("error").map { OAuthErrorCode.sanitized($0, redacting: []) }
             let said = json?.string("error_description").map { TerminalText.inert(String($0.prefix(400))) }
             guard attempt == 0, response.status == 400, code == "invalid_client_metadata" else {
-                throw refusal(response.status, code: code, said: said)
+                throw refusal(response.status, code, said)
             }
             // The server's own words name what it accepts ('authorization_code', …), or not.
             let accepted = Self.quoted(in: said ?? "")
@@ -89,7 +101,7 @@ public struct ClientRegistration: Sendable {
                 }
             }
         }
-        throw refusal(400, code: "invalid_client_metadata", said: nil)
+        throw refusal(400, "invalid_client_metadata", nil)
     }
 
     /// RFC 7592 §2.3: deletes the registration at the server. A registration the server no

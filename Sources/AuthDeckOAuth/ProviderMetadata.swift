@@ -57,9 +57,14 @@ public struct ProviderMetadata: Sendable, Equatable, Codable {
     }
 
     /// Fetches and parses the document.
-    public static func fetch(issuer: String, http: any HTTPClient) async throws -> (ProviderMetadata, [UInt8]) {
+    public static func fetch(issuer: String, http: any HTTPClient, timeout: Double? = nil) async throws -> (ProviderMetadata, [UInt8]) {
         let url = discoveryURL(issuer: issuer)
-        let response = try await TokenEndpoint.send(HTTPRequest(url: url, headers: [HTTPHeader("Accept", "application/json")]), via: http)
+        var request = HTTPRequest(url: url, headers: [HTTPHeader("Accept", "application/json")])
+        if let timeout {
+            request.timeout = timeout
+            request.connectTimeout = min(request.connectTimeout, timeout)
+        }
+        let response = try await TokenEndpoint.send(request, via: http)
         guard response.status == 200 else {
             throw AuthFailure(response.status >= 500 ? .transient : .misconfigured, code: "http \(response.status)",
                               remedy: "discovery at \(url) answered HTTP \(response.status); check endpoints.issuer")

@@ -15,7 +15,7 @@ struct FlowRunner: Sendable {
     /// Device authorization (RFC 8628), showing the provider's own message when it sends one.
     func device(endpoint: String?, presenter: any SignInPresenter, options: SignInOptions) async throws -> TokenSet {
         guard let endpoint else {
-            throw AuthFailure(.misconfigured, code: "no_device_endpoint",
+            throw AuthFailure(.misconfigured, code: AuthFailure.FlowNotOffered.noDeviceEndpoint,
                               remedy: "provider \"\(profileId)\" offers no device sign-in; use --browser")
         }
         let device = DeviceFlow(deviceEndpoint: endpoint, token: token, scopes: scopes, sleeper: context.sleeper, clock: context.clock)
@@ -32,7 +32,7 @@ struct FlowRunner: Sendable {
                  extraParameters: [(String, String)] = [], presenter: any SignInPresenter,
                  options: SignInOptions) async throws -> (TokenSet, String) {
         guard let endpoint else {
-            throw AuthFailure(.misconfigured, code: "no_authorization_endpoint",
+            throw AuthFailure(.misconfigured, code: AuthFailure.FlowNotOffered.noAuthorizationEndpoint,
                               remedy: "provider \"\(profileId)\" has no authorization endpoint; use --device")
         }
         let flow = AuthorizationCodeFlow(authorizationEndpoint: endpoint, token: token, scopes: scopes, issuer: issuer,
@@ -43,10 +43,7 @@ struct FlowRunner: Sendable {
 
     /// The resource owner password grant, only where the provider config allows it.
     func password(allowed: Bool, options: SignInOptions) async throws -> TokenSet {
-        guard allowed else {
-            throw AuthFailure(.misconfigured, code: "password_disabled",
-                              remedy: "provider \"\(profileId)\" does not allow the password grant (it is discouraged); set options.allow_password = true to use it")
-        }
+        guard allowed else { throw Self.passwordDisabled(profileId: profileId) }
         guard let username = options.username, let password = options.password else {
             throw AuthFailure(.misconfigured, code: "no_credentials", remedy: "the password grant needs --username and a password")
         }
@@ -61,6 +58,12 @@ struct FlowRunner: Sendable {
         try await token.request([("grant_type", "client_credentials"),
                                  ("scope", scopes.filter { !["openid", "profile", "offline_access", "email"].contains($0) }.joined(separator: " "))],
                                 grant: .clientCredentials, secrets: [], home: home, now: context.clock.now())
+    }
+
+    /// What a password sign-in says where config does not allow the grant.
+    static func passwordDisabled(profileId: String) -> AuthFailure {
+        AuthFailure(.misconfigured, code: AuthFailure.FlowNotOffered.passwordDisabled,
+                    remedy: "provider \"\(profileId)\" does not allow the password grant (it is discouraged); set options.allow_password = true to use it")
     }
 
     /// What a renewal without a refresh token says: only a person can help.

@@ -11,11 +11,12 @@ struct MetadataResolver: Sendable {
 
     /// The endpoints for `profile`: discovered from `endpoints.issuer` when set, then
     /// overridden field by field by explicit endpoints.
-    func metadata(for profile: ProviderProfile) async throws -> ProviderMetadata {
+    /// `timeout` (seconds) bounds a discovery fetch for a caller that must answer soon.
+    func metadata(for profile: ProviderProfile, timeout: Double? = nil) async throws -> ProviderMetadata {
         let e = profile.endpoints
         var meta: ProviderMetadata
         if let issuer = e["issuer"] {
-            meta = try await discover(issuer)
+            meta = try await discover(issuer, timeout: timeout)
         } else {
             guard let token = e["token"] else {
                 throw AuthFailure(.misconfigured, code: "no_endpoints",
@@ -33,14 +34,14 @@ struct MetadataResolver: Sendable {
         return meta
     }
 
-    func discover(_ issuer: String) async throws -> ProviderMetadata {
+    func discover(_ issuer: String, timeout: Double? = nil) async throws -> ProviderMetadata {
         let url = ProviderMetadata.discoveryURL(issuer: issuer)
         let now = context.clock.now()
         if let cached = try? context.documents.cachedDocument(url: url), cached.fetchedAt + Self.maxAge > now,
            let meta = try? ProviderMetadata.parse(cached.body, issuer: issuer) {
             return meta
         }
-        let (meta, body) = try await ProviderMetadata.fetch(issuer: issuer, http: context.http)
+        let (meta, body) = try await ProviderMetadata.fetch(issuer: issuer, http: context.http, timeout: timeout)
         try? context.documents.cacheDocument(url: url, body: body, at: now)
         return meta
     }

@@ -62,15 +62,15 @@ public final class GlewlwydServer: @unchecked Sendable {
     public var registrationEndpoint: String { "\(issuer)/register" }
 
     /// config.toml for an `oidc` provider with only the issuer's address: no client id, no
-    /// secret (it registers itself).
-    public func issuerOnlyTOML(id: String = "gl", extraOptions: String = "") -> String {
+    /// secret (it registers itself). Without `allowPassword`, the README's example.
+    public func issuerOnlyTOML(id: String = "gl", allowPassword: Bool = true, extraOptions: String = "") -> String {
         """
         [[provider]]
         id = "\(id)"
         kind = "oidc"
         scopes = ["openid", "authdeck"]
         endpoints = { issuer = "\(issuer)" }
-        options = { allow_password = true\(extraOptions) }
+        options = { allow_password = \(allowPassword)\(extraOptions) }
 
         """
     }

@@ -297,4 +297,29 @@ import AuthDeckTestSupport
         #expect(adapter.calls == 2)
         await #expect(throws: Refusal.self) { try await deck.renewAhead("work/gone") }
     }
+
+    /// Issue 39: Enter on an account signed in to another tenant than its provider pins said
+    /// "Renewed" while the row stayed stale. No renewal mends a tenant, and none is spent:
+    /// Enter signs in (to the pinned tenant), a non-interactive caller is told to.
+    @Test func enterOnAWrongTenantAccountSignsInInsteadOfRenewing() async throws {
+        var pinned = profile
+        pinned.kind = .azuread
+        pinned.options["tenant"] = "contoso.example"
+        let adapter = Adapter(pinned, clock: clock)
+        let (wiring, _, accounts) = try setUp(adapter, expiresIn: .minutes(20))
+        var stored = try #require(try wiring.store.account(id: accounts[0].id))
+        stored.account.realm = "fabrikam.example"
+        try wiring.store.delete(accountId: stored.account.id)
+        try wiring.store.insert(stored)
+        let config = DeckConfig(path: dir.file("config.toml"), fileExists: true, providers: [pinned])
+        let deck = Reauthentication(wiring: wiring, config: config)
+        struct NoPrompts: SignInPresenter { func present(_ prompt: SignInPrompt) async {} }
+        // The test adapter's sign-in answers "unused": reaching it is the sign-in being offered.
+        await #expect { _ = try await deck.renewOrSignIn(accounts[0].id, interactive: true, presenter: NoPrompts()) }
+            throws: { ($0 as? AuthFailure)?.code == "unused" }
+        await #expect { _ = try await deck.renewOrSignIn(accounts[0].id, interactive: false, presenter: NoPrompts()) }
+            throws: { ($0 as? TokenAccess.NeedsSignIn)?.remedy.contains("renewing cannot mend that") == true }
+        #expect(adapter.calls == 0, "no renewal, no refresh token spent")
+        #expect(try wiring.store.account(id: accounts[0].id)?.credentials.refreshToken?.value.exposedValue == "rt-old-0")
+    }
 }

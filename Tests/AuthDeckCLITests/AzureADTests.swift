@@ -445,5 +445,15 @@ import AuthDeckPlatform
         #expect(row["state"] as? String == "stale")
         let prune = try run("prune", "--dry-run")
         #expect(prune.stdout.contains("wrong tenant: \(EmulatorProcess.fabrikam), provider expects \(EmulatorProcess.contoso)"))
+        // Issue 39: `refresh` said "renewed … valid until" (exit 0) while `token` exited 3.
+        // Renewing cannot mend a wrong tenant: said, exit 3, the refresh token not spent.
+        let before = try #require(try store().accounts(includeQuarantined: false).first)
+        let refresh = try run("refresh", "dev@fabrikam.com")
+        #expect(refresh.status == 3, "\(refresh.stdout) \(refresh.stderr)")
+        #expect(!refresh.stdout.contains("renewed"), "\(refresh.stdout)")
+        #expect(refresh.stderr.contains("renewing cannot mend that") && refresh.stderr.contains("sign in with an account of \(EmulatorProcess.contoso)"),
+                "\(refresh.stderr)")
+        #expect(try store().account(id: before.account.id)?.credentials == before.credentials, "nothing renewed, nothing spent")
+        #expect(try run("refresh", "dev@fabrikam.com", "--force").status == 3)
     }
 }

@@ -80,7 +80,9 @@ struct GlewlwydRegistrationTests {
         #expect(!(try String(contentsOfFile: home.file("config/authdeck/config.toml"), encoding: .utf8)).contains(clientId))
     }
 
-    @Test func theDeviceFlowWorksThroughTheRegisteredClient() throws {
+    /// Signs taro in with the device flow, approving the code as the person would.
+    @discardableResult
+    func deviceLogin() throws -> LiveProcess {
         let login = try LiveProcess(runner.executable, ["login", "gl", "--device"], environment: runner.environment)
         let code = try login.waitFor("the user code") { text -> String? in
             guard let r = text.range(of: "enter the code ") else { return nil }
@@ -91,7 +93,76 @@ struct GlewlwydRegistrationTests {
         try login.keepsRunning(for: 2.5, "the user approved the code")
         try server.approveDevice(userCode: code, client: clientId)
         #expect(try login.wait(timeout: 60) == 0, "\(login.stderr)")
+        return login
+    }
+
+    @Test func theDeviceFlowWorksThroughTheRegisteredClient() throws {
+        let login = try deviceLogin()
         #expect(login.stdout.contains("Signed in as taro"))
+    }
+
+    /// Issue 39: the README's config (no allow_password) registered the client without the
+    /// password grant while `providers` listed the flow, and adding `allow_password = true`
+    /// later changed nothing. The registration is updated in place (RFC 7592 PUT): the same
+    /// client, its account still renewing, and `providers` lists what it allows.
+    @Test func allowPasswordAddedLaterUpdatesTheRegistrationInPlace() throws {
+        try home.writeConfig(server.issuerOnlyTOML(allowPassword: false))
+        try deviceLogin()
+        let clientId = try #require(try registered("client_id"))
+        let secret = try #require(try registered("client_secret"))
+        func flows() throws -> [String]? {
+            let json = try JSONSerialization.jsonObject(with: Data(try run("providers", "--json").stdout.utf8)) as? [[String: Any]]
+            return json?.first?["flows"] as? [String]
+        }
+        #expect(try flows() == ["device", "browser"], "the registration has no password grant")
+        let refused = try passwordLogin()
+        #expect(refused.status == 2 && refused.stderr.contains("set options.allow_password = true"), "\(refused.status) \(refused.stderr)")
+
+        try home.writeConfig(server.issuerOnlyTOML(allowPassword: true))
+        let said = try run("providers").stdout
+        #expect(said.contains("gl: config.toml asks for the registration with the password grant: the next sign-in updates it"), "\(said)")
+        let login = try passwordLogin()
+        #expect(login.status == 0, "\(login.stderr)")
+        #expect(login.stderr.contains("Updated authdeck's client registration at \(server.issuer) with the password grant, as config.toml asks"),
+                "\(login.stderr)")
+        #expect(try registered("client_id") == clientId, "the same client")
+        #expect(try server.clientIds().filter { $0 == clientId }.count == 1)
+        #expect(try registered("client_secret") != secret, "glewlwyd issues a new secret on update, and it is kept")
+        #expect(try flows() == ["device", "browser", "password"])
+        #expect(!(try run("providers").stdout.contains("next sign-in")))
+        // The account the device flow signed in renews through the updated client.
+        let renewed = try run("refresh", "taro", "--force")
+        #expect(renewed.status == 0, "\(renewed.stderr)")
+    }
+
+    /// A registration the server cannot update (no registration_client_uri or access token:
+    /// no RFC 7592 management): a sign-in that needs the missing grant registers anew and
+    /// deletes the old client, and says so.
+    @Test func aRegistrationTheServerCannotUpdateIsReplacedAndSaid() throws {
+        try home.writeConfig(server.issuerOnlyTOML(allowPassword: false))
+        try deviceLogin()
+        let old = try #require(try registered("client_id"))
+        // What a server without management answers leaves authdeck without these.
+        let store = try store()
+        var kept: [String: Secret] = [:]
+        for name in ["client_id", "client_secret", "issuer", "registered_at", "auth_method", "grant_types", "redirect_uri"] {
+            kept["registration." + name] = try store.providerSecret("registration." + name, provider: "gl")
+        }
+        try store.replaceProviderSecrets(prefix: "registration.", with: kept.compactMapValues { $0 }, provider: "gl")
+
+        try home.writeConfig(server.issuerOnlyTOML(allowPassword: true))
+        let login = try passwordLogin()
+        #expect(login.status == 0, "\(login.stderr)")
+        let fresh = try #require(try registered("client_id"))
+        #expect(fresh != old)
+        #expect(login.stderr.contains("cannot update authdeck's client registration, so authdeck registered anew (client \(fresh), with the password grant) "
+                                      + "and the old client \(old) is left at the issuer"), "\(login.stderr)")
+        #expect(try server.clientIds().contains(fresh))
+        #expect(try registered("requested_grants")?.contains("password") == true)
+        // A second sign-in finds nothing to change.
+        let again = try passwordLogin()
+        #expect(again.status == 0 && !again.stderr.contains("registered anew") && !again.stderr.contains("Updated"), "\(again.stderr)")
+        #expect(try registered("client_id") == fresh)
     }
 
     @Test func clearRegistrationWithTheLastAccountDeletesTheClientAtGlewlwyd() throws {
@@ -130,5 +201,38 @@ struct GlewlwydRegistrationTests {
         #expect(r.status == 1, "\(r.stderr)")
         #expect(r.stderr.contains("this issuer needs a client_id: \(plain.issuer) offers no registration_endpoint"), "\(r.stderr)")
         #expect(try registered("client_id") == nil)
+    }
+
+    /// Issue 39: `providers` promised "registers a client at its issuer on the first sign-in"
+    /// for an issuer that offers no registration; only `login` said it needs a client_id. It
+    /// checks discovery (cached in the store: no network call while that is fresh), and a
+    /// discovery it cannot read leaves it saying so, never failing.
+    @Test func providersSaysAnIssuerWithoutRegistrationNeedsAClientId() throws {
+        let before = try run("providers")
+        #expect(before.status == 0 && before.stdout.contains("gl: no client_id: registers a client at its issuer on the first sign-in\n"),
+                "\(before.stdout)")
+        let plain = try GlewlwydServer()
+        try home.writeConfig(plain.issuerOnlyTOML())
+        let said = "gl: not ready to sign in: this issuer needs a client_id: \(plain.issuer) offers no registration_endpoint"
+        let fresh = try run("providers")
+        #expect(fresh.status == 0 && fresh.stdout.contains(said), "\(fresh.stdout)")
+        #expect(!fresh.stdout.contains("registers a client"), "\(fresh.stdout)")
+        let json = try #require(JSONSerialization.jsonObject(with: Data(try run("providers", "--json").stdout.utf8)) as? [[String: Any]])
+        #expect((json.first?["problem"] as? String)?.hasPrefix("this issuer needs a client_id") == true, "\(json)")
+        // A sign-in creates the store and caches discovery there; with the issuer gone,
+        // `providers` still says it, from the cache.
+        #expect(try passwordLogin().status == 1)
+        kill(plain.pid, SIGTERM)
+        for _ in 0..<250 where kill(plain.pid, 0) == 0 { usleep(20_000) }
+        #expect((try? EmulatorProcess.curl(["-s", "-o", "/dev/null", "--max-time", "2", "\(plain.issuer)/.well-known/openid-configuration"])) == nil,
+                "the issuer is gone")
+        let cached = try run("providers")
+        #expect(cached.status == 0 && cached.stdout.contains(said), "\(cached.stdout) \(cached.stderr)")
+        // An issuer nobody answers for: `providers` answers, and says what it could not check.
+        try home.writeConfig(plain.issuerOnlyTOML().replacingOccurrences(of: "/api/oidc", with: "/other/oidc"))
+        let down = try run("providers")
+        #expect(down.status == 0, "\(down.stderr)")
+        #expect(down.stdout.contains("gl: no client_id: registers a client at its issuer on the first sign-in if the issuer offers registration (not checked: "),
+                "\(down.stdout)")
     }
 }

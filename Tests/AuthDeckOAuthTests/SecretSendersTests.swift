@@ -19,6 +19,7 @@ import AuthDeckOAuth
         "AuthDeckOAuth/TokenEndpoint.swift": "declares every grant's secrets, with the refresh token's home",
         "AuthDeckOAuth/Revocation.swift": "declares the token and the client's secret, with the refresh token's home",
         "AuthDeckOAuth/ClientRegistration.swift": "declares the registration access token, homed at the issuer",
+        "AuthDeckOAuth/ClientRegistration+Update.swift": "declares the registration access token, homed at the issuer (RFC 7592 PUT)",
         "AuthDeckOAuth/DeviceFlow.swift": "client authentication only: inferred (Authorization, client_secret, client_assertion)",
         "AuthDeckOAuth/UserInfo.swift": "an access token in Authorization: inferred",
         "AuthDeckOAuth/ProviderMetadata.swift": "discovery: no secret",
@@ -142,6 +143,16 @@ import AuthDeckOAuth
                 #expect(f.remedy.contains("registration was kept") && !f.remedy.contains("RAT-1"), "\(f)")
             }
             #expect(http.requests.isEmpty, "reached \(uri)")
+            // The same for an update of the registration's grants (RFC 7592 PUT).
+            let put = network()
+            do {
+                _ = try await ClientRegistration(endpoint: "https://a.example/register", http: put)
+                    .update(r, grantTypes: ["authorization_code", "password"], scope: nil, home: issuerHome)
+                Issue.record("the registration access token went to \(uri) in an update")
+            } catch let f as AuthFailure {
+                #expect(f.remedy.contains("not updated") && !f.remedy.contains("RAT-1"), "\(f)")
+            }
+            #expect(put.requests.isEmpty, "an update reached \(uri)")
         }
         let named = GrantHome(issuer: "https://a.example", origins: ["https://a.example", "https://steal.example"])
         let http = FakeHTTPClient([{ _ in FakeHTTPClient.response(204, "") }])

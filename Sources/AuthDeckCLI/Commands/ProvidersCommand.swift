@@ -39,6 +39,11 @@ struct ProvidersListCommand: AsyncParsableCommand {
         var client: String
         /// For "dynamic": where and when it was registered.
         var registration: String?
+        /// What the next sign-in changes in the registration (config asks for other grants).
+        var registration_change: String?
+        /// For "unregistered": why discovery could not be read to check that the issuer
+        /// registers clients (nil: checked, or nothing to check).
+        var discovery_unchecked: String?
     }
 
     func run() async throws {
@@ -53,19 +58,31 @@ struct ProvidersListCommand: AsyncParsableCommand {
         }
         let counts = Dictionary(try store?.accountRows(includeQuarantined: false).map { ($0.providerId, 1) } ?? [], uniquingKeysWith: +)
         let adapters = ProviderWiring.adapterContext(store: store, config: config, clock: context.clock, environment: context.environment)
-        let rows = config.providers.map { p -> ProviderJSON in
+        var rows: [ProviderJSON] = []
+        for p in config.providers {
             let caps = ProviderCapabilities.of(p)
             // Built once: its failure is the provider's problem, its registration the client's.
             let built = Result { try ProviderRegistry.adapter(for: p, context: adapters, config: config.providers) }
-            let registration = ((try? built.get()) as? ClientRegistrationHolder).flatMap { try? $0.registrationSummary() }
+            let holder = (try? built.get()) as? ClientRegistrationHolder
+            let registration = holder.flatMap { try? $0.registrationSummary() }
             let client = p.clientId != nil ? "configured" : registration != nil ? "dynamic" : p.kind == .oidc ? "unregistered" : "configured"
-            return ProviderJSON(id: p.id, kind: p.kind.rawValue, client_id: p.clientId, scopes: p.scopes,
-                                flow: p.flow?.rawValue, flows: caps.flows.map(\.rawValue), silent_renewal: caps.silentRenewal,
+            // A registered client offers only the flows its grants allow.
+            let flows = holder.flatMap { try? $0.registeredFlows() } ?? caps.flows
+            // Whether the first sign-in can register: discovery, cached or fetched once.
+            let outlook = client == "unregistered" ? await holder?.registrationOutlook(timeout: Self.discoveryTimeout) : nil
+            var problem = Self.problem(built)
+            if problem == nil, case .needsClientId(let remedy) = outlook { problem = remedy }
+            var unchecked: String?
+            if case .unchecked(let why) = outlook { unchecked = why }
+            rows.append(ProviderJSON(id: p.id, kind: p.kind.rawValue, client_id: p.clientId, scopes: p.scopes,
+                                flow: p.flow?.rawValue, flows: flows.map(\.rawValue), silent_renewal: caps.silentRenewal,
                                 server_revocation: caps.serverRevocation,
                                 credentials: (caps.producesTokens ? ["tokens"] : []) + (caps.producesCookies ? ["cookies"] : []),
                                 accounts: counts[p.id] ?? 0,
-                                expected_realm: p.expectedRealm, problem: Self.problem(built),
-                                client: client, registration: registration)
+                                expected_realm: p.expectedRealm, problem: problem,
+                                client: client, registration: registration,
+                                registration_change: holder.flatMap { try? $0.pendingRegistrationChange() },
+                                discovery_unchecked: unchecked))
         }
         if json { return try Output.json(rows) }
         if rows.isEmpty {
@@ -81,9 +98,17 @@ struct ProvidersListCommand: AsyncParsableCommand {
         for row in rows {
             if let problem = row.problem { Output.raw("\(row.id): not ready to sign in: \(problem) (edit \(config.path))\n") }
             if let registration = row.registration { Output.raw("\(row.id): \(TerminalText.inert(registration))\n") }
-            if row.client == "unregistered" { Output.raw("\(row.id): no client_id: registers a client at its issuer on the first sign-in\n") }
+            if let change = row.registration_change { Output.raw("\(row.id): \(TerminalText.inert(change))\n") }
+            if row.client == "unregistered", row.problem == nil {
+                let check = row.discovery_unchecked.map { " if the issuer offers registration (not checked: \(TerminalText.inert($0)))" } ?? ""
+                Output.raw("\(row.id): no client_id: registers a client at its issuer on the first sign-in\(check)\n")
+            }
         }
     }
+
+    /// Seconds `providers` waits for a discovery document it has not cached: it answers a
+    /// person at a prompt, and a slow issuer only leaves the check undone.
+    static let discoveryTimeout = 5.0
 
     /// The adapter's own check of its settings, as a sign-in would meet it first.
     static func problem(_ built: Result<any ProviderAdapter, any Error>) -> String? {

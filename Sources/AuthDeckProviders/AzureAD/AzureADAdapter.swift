@@ -85,7 +85,7 @@ public struct AzureADAdapter: ProviderAdapter {
             return SignInResult(subject: "client:\(client.id)@\(tenant)", username: client.id, displayName: "app \(client.id)",
                                 realm: profile.expectedRealm, credentials: credentials)
         case .import, .assertion:
-            throw AuthFailure(.misconfigured, code: "unsupported", remedy: "Azure AD sign-in offers --device, --browser, --client and --password")
+            throw AuthFailure(.misconfigured, code: AuthFailure.FlowNotOffered.unsupportedFlow, remedy: "Azure AD sign-in offers --device, --browser, --client and --password")
         }
         guard let idToken = tokens.idToken else {
             throw AuthFailure(.misconfigured, code: "no_id_token", remedy: "Azure AD returned no id_token; add \"openid\" and \"profile\" to scopes")

@@ -80,7 +80,7 @@ public struct FacebookAdapter: ProviderAdapter {
         case .device: token = try await deviceLogin(presenter: presenter, timeout: options.timeout)
         case .browser: token = try await browserLogin(presenter: presenter, options: options)
         default:
-            throw AuthFailure(.misconfigured, code: "unsupported", remedy: "Facebook sign-in offers --device and --browser")
+            throw AuthFailure(.misconfigured, code: AuthFailure.FlowNotOffered.unsupportedFlow, remedy: "Facebook sign-in offers --device and --browser")
         }
         if let long = try await exchangeForLongLived(token.0) { token = long }
         let me = try await graph("GET", "me", [("fields", "id,name,email"), ("access_token", token.0.exposedValue)], secrets: [token.0.exposedValue])

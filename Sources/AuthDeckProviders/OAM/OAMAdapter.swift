@@ -164,7 +164,7 @@ public struct OAMAdapter: ProviderAdapter {
             }
             username = username ?? (try? JWT(compact: assertion.exposedValue))?.claims.string("sub")
         default:
-            throw AuthFailure(.misconfigured, code: "unsupported", remedy: "OAM sign-in offers --password, --client, --browser and --assertion")
+            throw AuthFailure(.misconfigured, code: AuthFailure.FlowNotOffered.unsupportedFlow, remedy: "OAM sign-in offers --password, --client, --browser and --assertion")
         }
         let who = await profileClaims(tokens.accessToken)
         guard let user = who["uid"] ?? who["sub"] ?? username else {

@@ -31,6 +31,8 @@ public struct OIDCAdapter: ProviderAdapter {
     }
 
     public func signIn(flow: SignInFlow, presenter: any SignInPresenter, options: SignInOptions) async throws -> SignInResult {
+        // Before any registration: a client must not be registered for a flow config forbids.
+        if flow == .password, !settings.allowPassword { throw FlowRunner.passwordDisabled(profileId: profile.id) }
         let meta = try await resolver.metadata(for: profile)
         let (client, redirect) = try await self.client(for: meta, flow: flow, presenter: presenter)
         let token = tokenEndpoint(meta, client)
@@ -62,7 +64,7 @@ public struct OIDCAdapter: ProviderAdapter {
                                               ("assertion", assertion.exposedValue), ("scope", scopes.joined(separator: " "))],
                                              grant: .jwtBearer, secrets: [assertion.exposedValue], now: now())
         case .import:
-            throw AuthFailure(.misconfigured, code: "unsupported", remedy: "OIDC accounts cannot be imported; sign in instead")
+            throw AuthFailure(.misconfigured, code: AuthFailure.FlowNotOffered.unsupportedFlow, remedy: "OIDC accounts cannot be imported; sign in instead")
         }
         return try await identify(tokens, meta: meta, client: client, nonce: nonce)
     }

@@ -14,6 +14,18 @@ struct StoredRegistration: Sendable, Equatable {
     var registered: ClientRegistration.Registered
     var issuer: String
     var registeredAt: Instant
+    /// The grant types authdeck last asked for (standard names): what config wanted then. A
+    /// grant asked for and not registered was refused by the server; config asking for other
+    /// grants than these is what makes a sign-in update the registration. A registration
+    /// stored before this was kept asked for what it holds.
+    var requested: [String]
+
+    init(registered: ClientRegistration.Registered, issuer: String, registeredAt: Instant, requested: [String]) {
+        self.registered = registered
+        self.issuer = issuer
+        self.registeredAt = registeredAt
+        self.requested = requested
+    }
 
     /// The registration of `provider`, if one is stored.
     static func load(_ provider: String, from store: any ProviderSecretStore) throws -> StoredRegistration? {
@@ -26,14 +38,17 @@ struct StoredRegistration: Sendable, Equatable {
             authMethod: try field("auth_method") ?? "client_secret_basic",
             grantTypes: (try field("grant_types") ?? "").split(separator: " ").map(String.init),
             redirectURI: try field("redirect_uri"))
-        return StoredRegistration(registered: registered, issuer: issuer, registeredAt: Instant(secondsSinceEpoch: at))
+        let requested = try field("requested_grants").map { $0.split(separator: " ").map(String.init) }
+            ?? registered.grantTypes.map { $0 == "device_authorization" ? ClientRegistration.deviceGrant : $0 }
+        return StoredRegistration(registered: registered, issuer: issuer, registeredAt: Instant(secondsSinceEpoch: at), requested: requested)
     }
 
     /// Stores this registration in place of any earlier one, in one transaction.
     func save(_ provider: String, to store: any ProviderSecretStore) throws {
         let r = registered
         var values: [String: String] = ["client_id": r.clientId, "issuer": issuer, "registered_at": String(registeredAt.secondsSinceEpoch),
-                                        "auth_method": r.authMethod, "grant_types": r.grantTypes.joined(separator: " ")]
+                                        "auth_method": r.authMethod, "grant_types": r.grantTypes.joined(separator: " "),
+                                        "requested_grants": requested.joined(separator: " ")]
         values["client_secret"] = r.clientSecret?.exposedValue
         values["access_token"] = r.accessToken?.exposedValue
         values["client_uri"] = r.clientURI

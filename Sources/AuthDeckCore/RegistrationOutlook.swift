@@ -1,0 +1,13 @@
+/// What a provider without a `client_id` will meet at its first sign-in, as `providers` says
+/// it before that sign-in: only `login` said an issuer without a `registration_endpoint` needs
+/// a client_id, while `providers` promised a registration that could not happen.
+public enum RegistrationOutlook: Sendable, Equatable {
+    /// A configured client or a stored registration: nothing to register.
+    case held
+    /// Discovery names a registration endpoint: the first sign-in registers there.
+    case registers
+    /// Discovery names none: the remedy says what to set.
+    case needsClientId(String)
+    /// Discovery could not be read now (why); the first sign-in will find out.
+    case unchecked(String)
+}
