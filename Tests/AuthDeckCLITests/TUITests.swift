@@ -73,6 +73,26 @@ import AuthDeckLook
         try s.waitFor(text: "EXIT=0")
     }
 
+    /// Issue 39, item 6, in a real terminal at 80×24: the needs-sign-in account's detail lines
+    /// do not fit the pane; its last row counts the rest, and the key hints keep their line
+    /// (a line drawn on the status line's row was hidden with no mark).
+    @Test func aDetailPaneThatDoesNotFitSaysHowManyMoreAt80x24() throws {
+        try seedFixture()
+        let s = try TmuxSession(width: 80, height: 24, environment: environment, command: "\(binary); echo EXIT=$?")
+        let screen = try s.waitFor(text: "mfa@contoso.com")
+        let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let y = try #require(lines.firstIndex { $0.contains("mfa@contoso.com") })
+        try s.click(x: 40, y: y)
+        let shown = try s.waitFor("mfa's detail with its count of lines left out") { screen in
+            let rows = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            let last = rows.count >= 23 ? rows[21].trimmingCharacters(in: .whitespaces) : ""
+            return screen.contains("── mfa@contoso.com ──") && last.hasPrefix("↓ ") && last.hasSuffix(" more")
+        }
+        #expect(shown.contains("re-sign-in") && shown.contains("q quit"), "the key hints keep their line: \(shown)")
+        try s.send("q")
+        try s.waitFor(text: "EXIT=0")
+    }
+
     @Test func theDeckShowsEveryAccountAlignedAndQuitRestoresTheTerminal() throws {
         try seedFixture()
         let s = try deck()
