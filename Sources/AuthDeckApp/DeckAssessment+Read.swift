@@ -15,18 +15,7 @@ extension DeckAssessment {
     }
 
     static func assess(_ accounts: consuming [StoredAccount], config: DeckConfig, now: Instant) -> DeckAssessment {
-        let profiles = Dictionary(config.providers.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        // Accounts come grouped by provider: the profile is looked up once per run of them.
-        var lastId: String?
-        var lastProfile: ProviderProfile?
-        return DeckAssessment(accounts: accounts, providers: config.knownProviders,
-                              statePolicy: config.statePolicy, pruneSettings: config.pruneSettings, now: now,
-                              silentRenewal: { stored in
-                                  if stored.account.providerId != lastId {
-                                      lastId = stored.account.providerId
-                                      lastProfile = profiles[stored.account.providerId]
-                                  }
-                                  return lastProfile.map { ProviderCapabilities.renewsWithoutRefreshToken($0, stored.credentials) } ?? false
-                              })
+        DeckAssessment(accounts: accounts, configuredProviders: config.knownProviders, statePolicy: config.statePolicy,
+                       pruneSettings: config.pruneSettings, now: now)
     }
 }

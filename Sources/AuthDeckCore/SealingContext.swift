@@ -79,6 +79,10 @@ public enum SealingContext {
     /// tokens the front must not serve.
     public static func tenantPins(_ encoded: String) -> String { "authdeck/v3/meta/tenant_pins/\(field(encoded))" }
 
+    /// The seal of the status record (`fast_status.v1` in meta): its policy and providers decide
+    /// which states the front's `status --short` reports.
+    public static func statusFastPath(_ encoded: String) -> String { "authdeck/v3/meta/fast_status/\(field(encoded))" }
+
     /// A provider-level secret (a client certificate, the default account), bound to its
     /// provider and name. Here because the front reads the default account too.
     public static func providerSecret(_ provider: String, _ name: String) -> String { "authdeck/v1/provider_secrets/\(provider)/\(name)" }

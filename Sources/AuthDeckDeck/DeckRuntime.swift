@@ -152,6 +152,8 @@ public final class DeckRuntime {
         case .refreshRows(let ids):
             let selected = state.selectedID
             start(nil, "store read") { work.refreshRows(ids, selected: selected) }
+        case .readEvents(let id):
+            start(nil, "store read") { work.refreshRows([id], selected: id) }
         case let .renew(ids, interactive):
             // Many at once (R): the pacing lets at most 4 renewals talk to providers at a time.
             for id in ids { start(id, "renewal") { await work.renew(id, interactive: interactive) } }

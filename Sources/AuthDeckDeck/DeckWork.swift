@@ -207,7 +207,7 @@ public struct DeckWork: Sendable {
 
     static func snapshot(_ assessment: DeckAssessment, store: DeckStore, config: DeckConfig, selected: String?) -> (rows: [DeckRow], providers: [DeckProvider]) {
         var (rows, providers) = DeckSnapshot.make(assessment, providers: config.providers, skew: config.statePolicy.clockSkew) { id in
-            id == selected ? ((try? store.events(since: nil, accountId: id, limit: 3)) ?? []).reversed() : []
+            id == selected ? ((try? store.events(since: nil, accountId: id, limit: 3)) ?? []).reversed() : nil
         }
         // Which providers hold a client authdeck registered (RFC 7591): an oidc provider with
         // no client_id and a stored registration.

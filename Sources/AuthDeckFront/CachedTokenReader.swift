@@ -63,57 +63,20 @@ struct CachedTokenReader {
     }
 
     private func answer(_ ask: Ask) throws -> Lookup {
-        // Without HOME the paths come from the password database, which a statically linked
-        // front reads through glibc's NSS modules of the build machine: authdeck-full decides.
-        guard environment["HOME"]?.isEmpty == false else { return .handOver }
-        let location = StoreLocation.resolve(storeFlag: nil, environment: environment)
-        let config = XDG.configFile(flag: nil, environment: environment)
-        guard let configIdentity = TokenFastPath.configIdentity(path: config.path),
-              // A file named by AUTHDECK_CONFIG must exist: authdeck-full says so when it does not.
-              !(config.explicit && configIdentity.hasPrefix("absent ")),
-              // The records below were derived from the config file: one that others can write
-              // now (or in a directory they can write) is authdeck-full's to refuse, by name.
-              configIdentity.hasPrefix("absent ") || TrustedPath.problem(config.path, home: environment["HOME"]) == nil,
-              Self.ownerOnly(location.directory, directory: true),
-              Self.ownerOnly(location.databasePath), Self.ownerOnly(location.keyFilePath),
-              // SQLite would use a -wal, -shm or -journal that another user put beside the store:
-              // they are claimed (created exclusively, or found private and the user's) first.
-              StoreSidecars.claim(location.databasePath) == nil,
-              let wrappingKey = Self.readKeyFile(location.keyFilePath),
-              // "./": a relative name starting with "file:" is a file, never an SQLite URI.
-              let db = try? SQLiteConnection(path: location.databasePath.hasPrefix("/") ? location.databasePath : "./" + location.databasePath)
-        else { return .handOver }
-        return try answer(ask, db: db, wrappingKey: wrappingKey, configIdentity: configIdentity) ?? .handOver
+        guard let store = FrontStore.open(environment: environment) else { return .handOver }
+        return try answer(ask, db: store.db, store: store) ?? .handOver
     }
 
-    private func answer(_ ask: Ask, db: SQLiteConnection, wrappingKey: SymmetricKey, configIdentity: String) throws -> Lookup? {
+    private func answer(_ ask: Ask, db: SQLiteConnection, store: FrontStore) throws -> Lookup? {
         let now = Instant(secondsSinceEpoch: Int64(time(nil)))
         // One read transaction: the key, the account and its tokens from the same snapshot.
         try db.execute("BEGIN")
         defer { try? db.execute("COMMIT") }
-        // A store migrated by a newer authdeck: its columns may mean something else.
-        let migrations = try db.statement("SELECT identifier FROM grdb_migrations")
-        while try migrations.next() {
-            guard StoreLayout.migrations.contains(migrations.string(0)) else { return nil }
-        }
-        var meta: [String: [UInt8]] = [:]
-        let metaRows = try db.statement("SELECT key, value FROM meta WHERE key IN (?, ?, ?, ?, ?, ?, ?, ?)",
-                                        [.text(StoreLayout.keySourceKey), .text(StoreLayout.dataKeyKey("file")), .text(TokenFastPath.metaKey),
-                                         .text(TokenFastPath.sealKey), .text(HelperFastPath.metaKey), .text(HelperFastPath.sealKey),
-                                         .text(TenantPins.metaKey), .text(TenantPins.sealKey)])
-        while try metaRows.next() { meta[metaRows.string(0)] = metaRows.bytes(1) }
-        func text(_ key: String) -> String? { meta[key].map { String(decoding: $0, as: UTF8.self) } }
-        guard (text(StoreLayout.keySourceKey) ?? "file") == "file",
-              let wrapped = meta[StoreLayout.dataKeyKey("file")],
-              let rawDataKey = SealedValue.open(wrapped, key: wrappingKey, context: SealingContext.dataKey(source: "file")) else { return nil }
-        let dataKey = SymmetricKey(data: rawDataKey)
-        // A record authdeck-full wrote when it last read the config, believed only when it names
-        // this very file and its seal opens.
-        func believed<R: SealedMetaRecord>(_: R.Type) -> R? {
-            guard let record = text(R.metaKey).flatMap(R.init(encoded:)), record.configIdentity == configIdentity,
-                  let seal = meta[R.sealKey], SealedValue.open(seal, key: dataKey, context: record.sealingContext) != nil else { return nil }
-            return record
-        }
+        guard let snapshot = try store.snapshot(records: [TokenFastPath.metaKey, TokenFastPath.sealKey, HelperFastPath.metaKey,
+                                                          HelperFastPath.sealKey, TenantPins.metaKey, TenantPins.sealKey])
+        else { return nil }
+        let dataKey = snapshot.dataKey
+        func believed<R: SealedMetaRecord>(_ type: R.Type) -> R? { snapshot.believed(type) }
 
         // The config's margin and, for git, its route.
         let query: String, scopes: [String], username: String?, skew: Int64
@@ -216,23 +179,4 @@ struct CachedTokenReader {
         return "SELECT \(C.names([.id, .providerId, .subject, .username, .displayName, .createdAt, .lastUsedAt])) FROM accounts "
             + "WHERE \(C.quarantinedAt.name) IS NULL ORDER BY \(C.names([.providerId, .username, .id]))"
     }()
-
-    /// The key of a key file (`KeyFileFormat`), nil when it is not one.
-    static func readKeyFile(_ path: String) -> SymmetricKey? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let n = read(fd, &buffer, buffer.count)
-        guard n > 0, case .success(let raw) = KeyFileFormat.parse(Array(buffer[..<n])) else { return nil }
-        return SymmetricKey(data: raw)
-    }
-
-    /// Whether `path` is yours and no one else can read or write it: a directory, or a regular
-    /// file seen with `lstat` (no link, FIFO or device). `authdeck-full` refuses or warns otherwise.
-    static func ownerOnly(_ path: String, directory: Bool = false) -> Bool {
-        var st = stat()
-        guard (directory ? stat(path, &st) : lstat(path, &st)) == 0, (st.st_mode & 0o077) == 0, st.st_uid == geteuid() else { return false }
-        return (st.st_mode & S_IFMT) == (directory ? S_IFDIR : S_IFREG)
-    }
 }

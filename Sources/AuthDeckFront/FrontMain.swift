@@ -5,8 +5,8 @@ import AuthDeckCore
 import AuthDeckPlatform
 
 /// `authdeck`: a small front that answers `authdeck token ACCOUNT`, `git-credential get` and
-/// `kube-credential ACCOUNT` itself when a cached token is valid, and `exec`s `authdeck-full`
-/// for everything else.
+/// `kube-credential ACCOUNT` itself when a cached token is valid, `status --short` from the
+/// store, and `exec`s `authdeck-full` for everything else.
 ///
 /// Why two binaries: scripts and shell prompts call `authdeck token` constantly, and the full
 /// binary is slow to start (a large image: GRDB, TOMLKit, ArgumentParser, Foundation, ncurses);
@@ -25,6 +25,14 @@ enum FrontMain {
             CrashHygiene.install()  // before any secret is in memory
             if case .found(let found) = CachedTokenReader(environment: environment()).lookUp(.token(account: arguments[2])) {
                 exit(writeAll(found.value + "\n") ? 0 : 1)
+            }
+            CrashHygiene.handOver()
+        }
+        // A shell prompt's or tmux's line: derived from the store, no secret opened.
+        if StatusReader.isShortStatus(arguments) {
+            CrashHygiene.install()  // the data key is opened to believe the record
+            if let line = StatusReader(environment: environment()).shortLine() {
+                exit(line.isEmpty || writeAll(line + "\n") ? 0 : 1)
             }
             CrashHygiene.handOver()
         }

@@ -36,6 +36,8 @@ public enum DeckEffect: Equatable, Sendable {
     /// Read these accounts again (and those sharing their provider and subject, whose stale
     /// verdicts depend on each other), answered by `.rowsUpdated`.
     case refreshRows(ids: [String])
+    /// Read account `id`'s rows again with its recent events (it is the selected one).
+    case readEvents(id: String)
     case renew(ids: [String], interactiveIfNeeded: Bool)
     /// Renew ahead of expiry, by the deck itself: only what still needs it (another process
     /// such as `authdeck watch` may have renewed it already), never with a person.

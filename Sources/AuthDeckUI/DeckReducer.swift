@@ -29,6 +29,25 @@ public enum DeckReducer {
     }
 
     public static func reduce(_ state: inout DeckState, _ action: DeckAction) -> [DeckEffect] {
+        let effects = apply(&state, action)
+        return effects + eventsWanted(&state, after: effects)
+    }
+
+    /// A read of the selected account's rows when its recent events were not read: a snapshot
+    /// reads them only for the account selected at the time, so a freshly opened deck (nothing
+    /// selected yet) and every row moved to showed none. Asked once per account until read;
+    /// not when a read of the store is already among `effects`.
+    static func eventsWanted(_ state: inout DeckState, after effects: [DeckEffect]) -> [DeckEffect] {
+        guard let row = state.selectedRow, !row.eventsRead else {
+            state.eventsAsked = nil
+            return []
+        }
+        guard state.eventsAsked != row.id, !effects.contains(.reload) else { return [] }
+        state.eventsAsked = row.id
+        return [.readEvents(id: row.id)]
+    }
+
+    static func apply(_ state: inout DeckState, _ action: DeckAction) -> [DeckEffect] {
         switch action {
         case .tick(let now):
             state.now = now

@@ -241,17 +241,36 @@ public enum DeckRenderer {
         let first = row.state == .renewDue
             ? "renew due — expires \(expiryText(row, s.now)), inside the clock-skew margin; the deck renews it (r now)"
             : "\(row.state.label)\(row.state.reason.map { " — \($0)" } ?? "")"
-        // Every line wrapped to the pane (later parts indented), as many as fit.
+        // Every line wrapped to the pane (later parts indented), as many as fit between the
+        // pane's rule and the status line; what does not fit is counted on the last row
+        // ("↓ 2 more"), as under the table. Why the room is counted here: the pane's last row
+        // is the status line's, and a line drawn there was hidden with no mark (a token line at
+        // 80×24, a countdown's wrapped seconds at 60×15).
         let width = l.tableWidth - 3
+        let room = l.statusY - l.detailY - 1
         var lines: [(String, Role)] = TextFit.wrap(first, width, indent: 2).map { ($0, Role.of(row.state)) }
-        for line in row.detail(now: s.now) { lines += TextFit.wrap(line, width, indent: 2).map { ($0, .normal) } }
-        if lines.count > l.detailHeight {
-            lines = Array(lines.prefix(l.detailHeight))
-            lines[lines.count - 1].0 = TextFit.cut(lines[lines.count - 1].0 + " …", width)
+        for line in row.detail(now: s.now) { lines += detailLine(line, width).map { ($0, .normal) } }
+        if lines.count > room, room > 0 {
+            let rest = lines.count - (room - 1)
+            lines = Array(lines.prefix(room - 1)) + [("↓ \(rest) more", .dim)]
         }
         for (i, (line, role)) in lines.enumerated() {
             b.put(line, x: l.tableX + 2, y: l.detailY + 1 + i, role: role, maxWidth: width)
         }
+    }
+
+    /// A detail line wrapped to `width`, its end after the last " — " (a countdown: "in 5m 59s",
+    /// "expired 3h 05m ago") kept whole on one line when it fits one. Why: wrapped at any
+    /// space, "in 5m" ended a line and its seconds began the next.
+    static func detailLine(_ line: String, _ width: Int) -> [String] {
+        guard CharacterWidth.of(line) > width, let dash = line.ranges(of: " — ").last else {
+            return TextFit.wrap(line, width, indent: 2)
+        }
+        let tail = line[dash.upperBound...]
+        guard CharacterWidth.of(String(tail)) <= width - 3 else { return TextFit.wrap(line, width, indent: 2) }
+        // The tail's spaces are made unbreakable for the wrap, and given back after it.
+        let glued = line[..<dash.upperBound] + tail.replacing(" ", with: "\u{00A0}")
+        return TextFit.wrap(String(glued), width, indent: 2).map { $0.replacing("\u{00A0}", with: " ") }
     }
 
     /// The status line; whether a long message took the help bar's line too.

@@ -10,7 +10,7 @@ import AuthDeckCore
 public struct DeckRowDetail: Equatable, Sendable {
     private let source: Source
     private let index: Int
-    private let events: [DeckEvent]
+    private let events: [DeckEvent]?
 
     /// What the rows of one snapshot share: the assessment's entries, the configured
     /// providers by id, the instant and the clock skew.
@@ -28,13 +28,18 @@ public struct DeckRowDetail: Equatable, Sendable {
         }
     }
 
-    /// The detail of `source.entries[index]`, with the account's recent `events`.
-    public init(source: Source, index: Int, events: [DeckEvent]) {
+    /// The detail of `source.entries[index]`, with the account's recent `events` (nil: not read
+    /// for this snapshot, which reads them only for the selected account).
+    public init(source: Source, index: Int, events: [DeckEvent]?) {
         precondition(source.entries.indices.contains(index))
         self.source = source
         self.index = index
         self.events = events
     }
+
+    /// Whether the account's recent events were read: the reducer asks for them when a row
+    /// whose events were not read is selected (the pane promises "recent events").
+    public var eventsRead: Bool { events != nil }
 
     public static func == (a: DeckRowDetail, b: DeckRowDetail) -> Bool {
         guard a.events == b.events else { return false }
@@ -67,7 +72,7 @@ public struct DeckRowDetail: Equatable, Sendable {
         if let r = c.refreshToken { detail.append("refresh token, generation \(r.generation), obtained \(ExpiryText.ago(r.obtainedAt, now: now))") }
         for k in c.cookies { detail.append("cookie \(k.name) @\(k.domain) — \(ExpiryText.describe(k.expiresAt, now: now, neverExpires: true))") }
         if let err = a.lastError { detail.append("last error \(err.code): \(err.remedy) (\(ExpiryText.ago(err.at, now: now)))") }
-        for ev in events { detail.append("\(ExpiryText.ago(ev.at, now: now)): \(EventSentence.of(ev))") }
+        for ev in events ?? [] { detail.append("\(ExpiryText.ago(ev.at, now: now)): \(EventSentence.of(ev))") }
         if case .expired(false) = state, let p = profile, let why = ProviderCapabilities.renewalUnavailableReason(p) {
             detail.append(why)
         }

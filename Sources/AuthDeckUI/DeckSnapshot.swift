@@ -3,10 +3,10 @@ import AuthDeckCore
 /// Turns the derived deck (a `DeckAssessment`) into what the screen shows: table rows with
 /// their detail lines, and the providers pane. Pure, so the runtime and the tests share it.
 public enum DeckSnapshot {
-    /// - Parameter events: the last few events of an account (the runtime asks the store only
-    ///   for the selected one; tests pass what they like).
+    /// - Parameter events: the last few events of an account, nil when not read (the runtime
+    ///   asks the store only for the selected one; tests pass what they like).
     public static func make(_ assessment: DeckAssessment, providers: [ProviderProfile], skew: TimeSpan,
-                            events: (String) -> [DeckEvent]) -> (rows: [DeckRow], providers: [DeckProvider]) {
+                            events: (String) -> [DeckEvent]?) -> (rows: [DeckRow], providers: [DeckProvider]) {
         let now = assessment.now
         let profiles = Dictionary(providers.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         var rows: [DeckRow] = []

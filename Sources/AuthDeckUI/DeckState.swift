@@ -39,6 +39,8 @@ public struct DeckState: Equatable, Sendable {
     /// the store then.
     public var reloadAt: Instant?
     public var selectedID: String?
+    /// The account whose recent events were asked for and not read yet (`DeckReducer.eventsWanted`).
+    public var eventsAsked: String?
     public var pane: Pane = .accounts
     public var sort: Sort = .expiry { didSet { refreshVisibleRows() } }
     public var filter = "" { didSet { refreshVisibleRows() } }

@@ -2,7 +2,7 @@ import AuthDeckCore
 import AuthDeckPlatform
 
 /// A record the front reads from the meta table without the full binary (`TokenFastPath`,
-/// `HelperFastPath`, `TenantPins`): its text under `metaKey`, and under `sealKey` an empty value
+/// `HelperFastPath`, `TenantPins`, `StatusFastPath`): its text under `metaKey`, and under `sealKey` an empty value
 /// sealed with that text as associated data (`sealingContext`), so a writer without the key can
 /// delete it but not edit, copy or replay it. One description, so the store's writer and reader
 /// and the front's reader are each written once for all three.
@@ -28,4 +28,8 @@ extension HelperFastPath: SealedMetaRecord {
 
 extension TenantPins: SealedMetaRecord {
     public var sealingContext: String { SealingContext.tenantPins(encoded) }
+}
+
+extension StatusFastPath: SealedMetaRecord {
+    public var sealingContext: String { SealingContext.statusFastPath(encoded) }
 }

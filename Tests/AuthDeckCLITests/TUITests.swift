@@ -48,6 +48,51 @@ import AuthDeckLook
         #expect(said.contains("theme \"mine\" cannot be used: mine.toml: [normal]") && said.contains("chartreuse"), "\(said)")
     }
 
+    /// Issue 39, item 2: the detail pane promises the selected account's recent events, yet a
+    /// freshly opened deck showed none (they were read only for an account selected when the
+    /// store was read), nor did a row moved to; `events --account` listed them.
+    @Test func theDetailPaneShowsRecentEventsOnAFreshlyOpenedDeck() throws {
+        try seedFixture()
+        let store = try DeckStore.open(StoreLocation.resolve(storeFlag: nil, environment: environment), clock: SystemClock())
+        for stored in DeckFixture(now: SystemClock().now()).accounts {
+            try store.append(DeckEvent(at: SystemClock().now() - .minutes(5), kind: .other, accountId: stored.account.id,
+                                       providerId: stored.account.providerId, detail: "mark \(stored.account.id)"))
+        }
+        let s = try deck()
+        let first = try s.waitFor("the first row's recent event") { $0.contains("5m 00s ago: event: mark ") || $0.contains("ago: event: mark ") }
+        // The selected row is the first; its own event, not another's.
+        let selected = try #require(first.split(separator: "\n").first { $0.contains("ago: event: mark ") }.map(String.init))
+        let id = try #require(selected.components(separatedBy: "mark ").last?.trimmingCharacters(in: .whitespaces).components(separatedBy: " ").first)
+        #expect(first.contains("id \(id)"), "the event shown is the selected account's: \(first)")
+        // A row moved to (a click on jiro's) shows its own.
+        let lines = first.split(separator: "\n").map(String.init)
+        let jiroY = try #require(lines.firstIndex { $0.contains("手須戸 二郎") })
+        try s.click(x: 40, y: jiroY)
+        try s.waitFor("jiro's recent event") { $0.contains("── jiro@contoso.com ──") && $0.contains("event: mark work/0000a002") }
+        try s.send("q")
+        try s.waitFor(text: "EXIT=0")
+    }
+
+    /// Issue 39, item 6, in a real terminal at 80×24: the needs-sign-in account's detail lines
+    /// do not fit the pane; its last row counts the rest, and the key hints keep their line
+    /// (a line drawn on the status line's row was hidden with no mark).
+    @Test func aDetailPaneThatDoesNotFitSaysHowManyMoreAt80x24() throws {
+        try seedFixture()
+        let s = try TmuxSession(width: 80, height: 24, environment: environment, command: "\(binary); echo EXIT=$?")
+        let screen = try s.waitFor(text: "mfa@contoso.com")
+        let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let y = try #require(lines.firstIndex { $0.contains("mfa@contoso.com") })
+        try s.click(x: 40, y: y)
+        let shown = try s.waitFor("mfa's detail with its count of lines left out") { screen in
+            let rows = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            let last = rows.count >= 23 ? rows[21].trimmingCharacters(in: .whitespaces) : ""
+            return screen.contains("── mfa@contoso.com ──") && last.hasPrefix("↓ ") && last.hasSuffix(" more")
+        }
+        #expect(shown.contains("re-sign-in") && shown.contains("q quit"), "the key hints keep their line: \(shown)")
+        try s.send("q")
+        try s.waitFor(text: "EXIT=0")
+    }
+
     @Test func theDeckShowsEveryAccountAlignedAndQuitRestoresTheTerminal() throws {
         try seedFixture()
         let s = try deck()

@@ -1,6 +1,8 @@
 import ArgumentParser
 import AuthDeckCore
 import AuthDeckConfig
+import AuthDeckPlatform
+import AuthDeckVault
 
 /// `authdeck status`: where things live, which key source is active, and counts by state.
 struct StatusCommand: AsyncParsableCommand {
@@ -9,6 +11,18 @@ struct StatusCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
     @Flag(name: .long, help: "Print JSON.") var json = false
+    @Flag(name: .long, help: ArgumentHelp(
+        "Print one short line of what needs you (expiring soon, to sign in, failed, stale) for a shell prompt or tmux's status bar; nothing when all is well.",
+        discussion: "Answered from the store without a network call.")) var short = false
+    @Option(name: .long, help: ArgumentHelp("`prompt` is --short.", valueName: "format")) var format: Format?
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case prompt
+    }
+
+    func validate() throws {
+        if json, short || format != nil { throw ValidationError("--json and --short (--format prompt) are two answers: give one") }
+    }
 
     struct StatusJSON: Encodable {
         var version: String
@@ -25,6 +39,7 @@ struct StatusCommand: AsyncParsableCommand {
 
     func run() async throws {
         let context = DeckContext(global)
+        if short || format == .prompt { return try shortLine(context) }
         let config = try context.loadConfig()
         guard let store = try context.openStoreIfPresent() else { return try unborn(context, config) }
         let assessment = try context.assess(store, config)
@@ -47,6 +62,21 @@ struct StatusCommand: AsyncParsableCommand {
             out += "  \(AccountState.groupLabel(key)): \(counts[key] ?? 0)\n"
         }
         Output.prose(out)
+    }
+
+    /// `--short`: the line of `StatusLine`, or nothing; the record the front answers the next
+    /// call from (`StatusFastPath`) is saved for this config file.
+    func shortLine(_ context: DeckContext) throws {
+        // Taken before the file is read, so an edit in between makes the record stale, not wrongly fresh.
+        let configIdentity = TokenFastPath.configIdentity(path: context.configPath)
+        let config = try context.loadConfig()
+        guard let store = try context.openStoreIfPresent() else { return }
+        if let configIdentity {
+            try? store.saveSealedRecord(StatusFastPath(configIdentity: configIdentity, statePolicy: config.statePolicy,
+                                                       pruneSettings: config.pruneSettings, providers: config.knownProviders))
+        }
+        let line = StatusLine.short(try context.assess(store, config))
+        if !line.isEmpty { Output.raw(line + "\n") }
     }
 
     /// The status before the first sign-in: where the store will be, created by nothing here.
