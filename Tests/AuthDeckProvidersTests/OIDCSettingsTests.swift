@@ -77,7 +77,7 @@ import AuthDeckPlatform
     @Test func everyKindHasAnAdapterThatNamesItsMissingSettings() {
         #expect(remedy(ProviderProfile(id: "am", kind: .oam, clientId: "c")) == "provider \"am\": set endpoints.base (the OAM server) or endpoints.token")
         #expect(remedy(ProviderProfile(id: "fb", kind: .facebook, clientId: "abc")) == "provider \"fb\": client_id must be the numeric Facebook app id")
-        #expect(remedy(ProviderProfile(id: "sp", kind: .sharepoint)) == "provider \"sp\": options.site must name the SharePoint host (e.g. contoso.sharepoint.com)")
+        #expect(remedy(ProviderProfile(id: "sp", kind: .sharepoint)) == "provider \"sp\": options.site must name the SharePoint host or its https address (e.g. contoso.sharepoint.com)")
         #expect(remedy(ProviderProfile(id: "w", kind: .azuread)) == "provider \"w\": client_id is required")
     }
 }
