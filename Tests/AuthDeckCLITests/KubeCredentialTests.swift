@@ -81,6 +81,10 @@ struct KubeCredentialTests {
             ["setup-kube", "--user", "dev", "--", "--config=\(home.file("evil.toml"))"],
             ["setup-kube", "--user", "dev", "work,--config,\(home.file("evil.toml"))"],
             ["setup-kube", "--user=--exec-command=/bin/sh", "work"],
+            // The attack pass: YAML keeps NEL and U+2028 as line breaks that read back as spaces.
+            ["setup-kube", "--user", "dev", "work", "--scope", "api://x/.default\u{85}--scope=evil"],
+            ["setup-kube", "--user", "dev", "work", "--scope", "api://x/.default\u{2028}--scope=evil"],
+            ["setup-kube", "--user", "dev", "work\u{200B}"],
         ]
         for args in refused {
             let r = try runner.run(args, env: env)

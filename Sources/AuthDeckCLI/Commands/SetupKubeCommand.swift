@@ -66,13 +66,17 @@ struct SetupKubeCommand: AsyncParsableCommand {
 
     /// What makes `value` unfit for a kubeconfig exec argument or user, or nil: empty, a
     /// leading `-` (an option to kubectl or to kube-credential), a comma or a double quote
-    /// (kubectl's CSV splitting of `--exec-arg`), a control character.
+    /// (kubectl's CSV splitting of `--exec-arg`), a control character — C1's NEL included — or a
+    /// line or paragraph separator or an invisible format character (YAML stores U+0085 and
+    /// U+2028 as line breaks that read back as spaces, so what kubectl runs would differ from
+    /// what was asked).
     static func argumentProblem(_ value: String) -> String? {
         if value.isEmpty { return "is empty" }
         if value.hasPrefix("-") { return "starts with \"-\"" }
         if value.contains(",") { return "holds a comma" }
         if value.contains("\"") { return "holds a double quote" }
-        if value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { return "holds a control character" }
+        let unfit: [Unicode.GeneralCategory] = [.control, .lineSeparator, .paragraphSeparator, .format]
+        if value.unicodeScalars.contains(where: { unfit.contains($0.properties.generalCategory) }) { return "holds a control character" }
         return nil
     }
 
