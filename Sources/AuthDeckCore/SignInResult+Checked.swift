@@ -20,18 +20,25 @@ extension SignInResult {
         if Self.controlProblem(displayName) != nil {
             let replacement: Unicode.Scalar = "\u{FFFD}"
             checked.displayName = String(String.UnicodeScalarView(displayName.unicodeScalars.map {
-                $0.properties.generalCategory == .control ? replacement : $0
+                Self.unfit.contains($0.properties.generalCategory) ? replacement : $0
             }))
         }
         return checked
     }
 
-    /// Which control character `text` holds first (C0, DEL or C1: general category Cc), nil when none.
+    /// Characters no name is made of: controls (C0, DEL, C1: Cc) and the invisible ones — format
+    /// characters (zero-width spaces and joiners, bidi overrides: Cf) and line or paragraph
+    /// separators — with which a second account could look exactly like the first ("bob" and
+    /// "bob\u{200B}").
+    static let unfit: [Unicode.GeneralCategory] = [.control, .format, .lineSeparator, .paragraphSeparator]
+
+    /// Which unfit character `text` holds first, named with its code point and place; nil when none.
     public static func controlProblem(_ text: String) -> String? {
-        guard let found = text.unicodeScalars.enumerated().first(where: { $0.element.properties.generalCategory == .control }) else {
+        guard let found = text.unicodeScalars.enumerated().first(where: { unfit.contains($0.element.properties.generalCategory) }) else {
             return nil
         }
         let hex = String(found.element.value, radix: 16, uppercase: true)
-        return "the control character U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + " at character \(found.offset + 1)"
+        let what = found.element.properties.generalCategory == .control ? "the control character" : "the invisible character"
+        return what + " U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + " at character \(found.offset + 1)"
     }
 }

@@ -49,13 +49,16 @@ import AuthDeckTestSupport
         let bob = try await signIn(Self.identity("sub-bob", "bob"))
         let hostile = [Self.identity("sub-evil", "bob\u{0}evil"), Self.identity("sub-evil", "bob\nurl=https://evil.example"),
                        Self.identity("sub-evil", "bob\u{1B}[2J"), Self.identity("sub-evil", "bob\u{85}"),
-                       Self.identity("sub\u{0}evil", "eve"), Self.identity("sub-evil", "eve", realm: "tenant\u{0}other")]
+                       Self.identity("sub\u{0}evil", "eve"), Self.identity("sub-evil", "eve", realm: "tenant\u{0}other"),
+                       // The attack pass: a zero-width space made an account look exactly like bob.
+                       Self.identity("sub-evil", "bob\u{200B}"), Self.identity("sub-evil", "bob\u{2028}"), Self.identity("sub-evil", "\u{202E}bob")]
         for result in hostile {
             await #expect(throws: AuthFailure.self, "\(result.username.debugDescription) \(result.subject.debugDescription)") {
                 _ = try await signIn(result)
             }
             do { _ = try await signIn(result) } catch let failure as AuthFailure {
-                #expect(failure.code == "bad_claim" && failure.remedy.contains("control character U+") && failure.remedy.contains("nothing was saved"),
+                #expect(failure.code == "bad_claim" && (failure.remedy.contains("control character U+") || failure.remedy.contains("invisible character U+"))
+                            && failure.remedy.contains("nothing was saved"),
                         "\(failure.remedy)")
                 #expect(!failure.remedy.unicodeScalars.contains { $0.properties.generalCategory == .control }, "shown inert: \(failure.remedy)")
             }
