@@ -4,10 +4,12 @@
 /// (`TransportSecurity`) — and every secret a sender declares with a home (a refresh token and
 /// the client secret or assertion sent with it; a client-credentials grant's secret; a
 /// registration access token; an access token for the provider's own API or a registry) to
-/// that home as well: the same origin and issuer it was issued by (`GrantHome`). Before this was one function, each path
-/// guarded itself and the paths that did not (a refresh token to a plain-http token endpoint,
-/// a grant sent to an issuer that config.toml moved, a registration token sent to another
-/// host) delivered secrets elsewhere.
+/// that home as well: the same origin and issuer it was issued by (`GrantHome`).
+///
+/// Why one function rather than a check per path: a check guards only the path it is written
+/// on, and a secret that travels another (a refresh token to a token endpoint discovery named,
+/// a grant to an issuer config.toml moved, a registration token to the host its server named)
+/// is sent unguarded. `HTTPClient.send` asks this for every request.
 public enum SecretDestination {
     /// Why `passage` may not go to `url`, or nil when it may.
     public static func refusal(_ passage: SecretPassage, to url: String) -> SecretRefusal? {
