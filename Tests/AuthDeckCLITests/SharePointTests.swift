@@ -143,6 +143,30 @@ import AuthDeckTestSupport
         #expect(try contextInfo(jar: try run("cookies", "sp-intranet").stdout) == "200")
     }
 
+    /// Found by the attack pass (issue 38): `site_url` moved after the sign-in made the next
+    /// renewal send the Azure AD token minted for the site to the new host. The site's origin is
+    /// the account's home, held like a refresh token's — for the modern exchange and for a
+    /// remembered legacy password alike.
+    @Test func aMovedSiteURLGetsNoTokenNorPassword() throws {
+        try signInModern()
+        #expect(try run("login", "sp-legacy", "--password", "--username", "taro@contoso.com", env: ["AUTHDECK_PASSWORD": "taro-pass-123"]).status == 0)
+        let (server, elsewhere) = try HostileServerTests.server()
+        try withExtendedLifetime(server) {
+            try home.writeConfig(idp.workAndIntranetTOML().replacingOccurrences(of: #"site_url = "\#(idp.url)""#, with: #"site_url = "\#(elsewhere)""#) + """
+                [[provider]]
+                id = "sp-legacy"
+                kind = "sharepoint"
+                options = { site = "contoso.sharepoint.com", site_url = "\(elsewhere)", mode = "legacy", login_url = "\(elsewhere)", remember_password = true }
+                """)
+            for account in ["sp-intranet", "sp-legacy"] {
+                let r = try run("refresh", account, "--force")
+                #expect(r.status == ExitStatus.needsSignIn && r.stderr.contains("grant_moved"), "\(account): \(r.stderr)")
+            }
+            let received = try Data(contentsOf: URL(string: "\(elsewhere)/any/received")!)
+            #expect(String(decoding: received, as: UTF8.self) == "[]", "the moved site received \(String(decoding: received, as: UTF8.self))")
+        }
+    }
+
     @Test func modernSignInNeedsTheAzureAccountFirst() throws {
         let r = try run("login", "sp-intranet")
         #expect(r.status == 3)

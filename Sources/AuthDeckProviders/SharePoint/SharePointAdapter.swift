@@ -39,7 +39,8 @@ public struct SharePointAdapter: ProviderAdapter {
         return SignInResult(subject: linked.account.subject + "@" + settings.site, username: linked.account.username,
                             displayName: linked.account.displayName.isEmpty ? settings.site : linked.account.displayName,
                             realm: settings.site,
-                            credentials: Credentials(cookies: cookies, extras: ["azure.account": Secret(linked.account.id)]))
+                            credentials: Credentials(cookies: cookies, extras: ["azure.account": Secret(linked.account.id)])
+                                .recordingHome(siteHome))
     }
 
     /// The most recently signed-in renewable account of the linked Azure AD provider (the one
@@ -52,19 +53,24 @@ public struct SharePointAdapter: ProviderAdapter {
             .max { ($0.account.lastSignInAt ?? $0.account.createdAt) < ($1.account.lastSignInAt ?? $1.account.createdAt) }
     }
 
+    /// Where the site's token exchange happens (`site_url`'s origin): recorded with an account at
+    /// sign-in, so a `site_url` moved later gets no token minted for the site.
+    var siteHome: GrantHome { GrantHome(issuer: nil, origins: [settings.siteURL].compactMap(GrantHome.origin(of:))) }
+
     /// A SharePoint-audience token from the linked Azure AD account (renewed through the
-    /// coordinator: its lease, its generation check), exchanged for the site's cookie.
-    func cookies(through azureAccountId: String) async throws -> [Cookie] {
+    /// coordinator: its lease, its generation check), exchanged for the site's cookie — only at
+    /// `home` (the account's, on a renewal).
+    func cookies(through azureAccountId: String, home: GrantHome? = nil) async throws -> [Cookie] {
         do {
-            return try await cookies(through: azureAccountId, forceToken: false)
+            return try await cookies(through: azureAccountId, forceToken: false, home: home)
         } catch let failure as AuthFailure where failure.code == "http 401" {
             // The site refused a token that looked valid here (revoked, or clocks disagree):
             // get a new one once before giving up.
-            return try await cookies(through: azureAccountId, forceToken: true)
+            return try await cookies(through: azureAccountId, forceToken: true, home: home)
         }
     }
 
-    func cookies(through azureAccountId: String, forceToken: Bool) async throws -> [Cookie] {
+    func cookies(through azureAccountId: String, forceToken: Bool, home: GrantHome?) async throws -> [Cookie] {
         guard let azure, let store = context.accounts else {
             throw AuthFailure(.misconfigured, code: "config", remedy: "provider \"\(profile.id)\" cannot reach its Azure AD provider")
         }
@@ -77,6 +83,7 @@ public struct SharePointAdapter: ProviderAdapter {
                                   headers: [HTTPHeader("Authorization", "Bearer \(token.value.exposedValue)"),
                                             HTTPHeader("Accept", "application/json;odata=verbose")], body: [])
         request.cookieJar = []
+        if let home { request.passage = SecretPassage([.accessToken], home: home) }
         let response = try await TokenEndpoint.send(request, via: context.http)
         if response.status == 401 || response.status == 403 {
             throw AuthFailure(.needsInteraction, code: "http \(response.status)",
@@ -93,11 +100,19 @@ public struct SharePointAdapter: ProviderAdapter {
         return cookies
     }
 
-    func legacySignIn(options: SignInOptions) async throws -> SignInResult {
+    /// The legacy sign-in's home: the login service and the site, where a remembered password
+    /// and the token it buys go on later renewals, and nowhere else.
+    var legacyHome: GrantHome { GrantHome(issuer: nil, origins: [settings.loginURL, settings.siteURL].compactMap(GrantHome.origin(of:))) }
+
+    func legacySignIn(options: SignInOptions, home: GrantHome? = nil) async throws -> SignInResult {
         guard let username = options.username, let password = options.password else {
             throw AuthFailure(.misconfigured, code: "no_credentials", remedy: "the legacy SharePoint sign-in needs --username and a password (--password)")
         }
-        let saml = SharePointSAML(settings: settings, http: context.http)
+        // A renewal asks first, so a moved login service is not even asked about the user.
+        if let home, let refusal = SecretDestination.refusal(.password, to: "\(settings.loginURL)/extSTS.srf", home: home) {
+            throw AuthFailure(refusal.errorClass, code: refusal.code, remedy: refusal.description)
+        }
+        let saml = SharePointSAML(settings: settings, http: context.http, home: home)
         try await saml.checkRealm(username)
         let jar = try await saml.exchange(try await saml.requestToken(username: username, password: password))
         let cookies = try Self.cookies(from: jar)
@@ -105,7 +120,7 @@ public struct SharePointAdapter: ProviderAdapter {
             throw AuthFailure(.misconfigured, code: "no_cookie",
                               remedy: "\(settings.site) set no FedAuth cookie for its own host (a cookie for another domain is refused); nothing was saved")
         }
-        var credentials = Credentials(cookies: cookies)
+        var credentials = Credentials(cookies: cookies).recordingHome(legacyHome)
         if settings.rememberPassword {
             credentials.extras["legacy.username"] = Secret(username)
             credentials.extras["legacy.password"] = password
@@ -123,12 +138,12 @@ public struct SharePointAdapter: ProviderAdapter {
                 throw AuthFailure(.needsInteraction, code: "no_password",
                                   remedy: "legacy SharePoint cookies renew only with options.remember_password = true; sign in again: `authdeck login \(profile.id) --password`")
             }
-            return try await legacySignIn(options: SignInOptions(username: username, password: password)).credentials
+            return try await legacySignIn(options: SignInOptions(username: username, password: password), home: stored.credentials.grantHome).credentials
         }
         guard let linked = stored.credentials.extras["azure.account"]?.exposedValue else {
             throw AuthFailure(.needsInteraction, code: "no_azure_account", remedy: "\(stored.account.id) is not linked to an Azure AD account; sign in again")
         }
-        return Credentials(cookies: try await cookies(through: linked), extras: stored.credentials.extras)
+        return Credentials(cookies: try await cookies(through: linked, home: stored.credentials.grantHome), extras: stored.credentials.extras)
     }
 
     /// SharePoint has no token revocation; sign-out is local (rtFa is cleared by deleting it).

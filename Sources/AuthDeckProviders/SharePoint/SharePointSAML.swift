@@ -8,6 +8,9 @@ import AuthDeckOAuth
 struct SharePointSAML: Sendable {
     let settings: SharePointSettings
     let http: any HTTPClient
+    /// Where a renewal's remembered password and the token it buys may go: the login and site
+    /// origins of the sign-in that remembered it (nil for a sign-in, which records them).
+    var home: GrantHome? = nil
 
     /// Checks that the account is managed (federated accounts authenticate at their own STS).
     func checkRealm(_ username: String) async throws {
@@ -34,7 +37,7 @@ struct SharePointSAML: Sendable {
         var request = HTTPRequest(method: "POST", url: "\(settings.loginURL)/extSTS.srf",
                                   headers: [HTTPHeader("Content-Type", "application/soap+xml; charset=utf-8")], body: Array(envelope.utf8))
         request.timeout = 30
-        request.passage = SecretPassage([.password])
+        request.passage = SecretPassage([.password], home: home)
         let response = try await send(request)
         return try SAMLTokenResponse.token(from: response.bodyText)
     }
@@ -46,7 +49,7 @@ struct SharePointSAML: Sendable {
                                   headers: [HTTPHeader("Content-Type", "application/x-www-form-urlencoded")], body: Array(token.utf8))
         request.cookieJar = []
         // The SAML token is a bearer credential for the site, in a body the gate cannot read.
-        request.passage = SecretPassage([.accessToken])
+        request.passage = SecretPassage([.accessToken], home: home)
         let response = try await send(request)
         guard (200..<400).contains(response.status) else {
             throw AuthFailure(response.status >= 500 ? .transient : .misconfigured, code: "http \(response.status)",
