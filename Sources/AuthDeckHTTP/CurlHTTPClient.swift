@@ -135,6 +135,8 @@ public struct CurlHTTPClient: HTTPClient {
                 var cause = message
                 do throws(ClientIdentityProblem) { _ = try request.tls.clientIdentity?.open() } catch { cause = error.description }
                 throw HTTPError.clientCertificate(cause: cause, host: host)
+            case CURLE_SSL_CONNECT_ERROR.rawValue where HTTPError.isPlainHTTPAnswer(message):
+                throw HTTPError.plainHTTPAnswer(host: host)
             case CURLE_SSL_CONNECT_ERROR.rawValue:
                 throw HTTPError.tlsRefused(message: message, host: host, presentedCertificate: presented)
             case CURLE_RECV_ERROR.rawValue where scheme == "https" && message.contains("SSL"):

@@ -11,6 +11,9 @@ public enum HTTPError: Error, Equatable, CustomStringConvertible {
     /// The TLS handshake failed for another reason: most often the server wants a client
     /// certificate that was not presented, or refused the one that was.
     case tlsRefused(message: String, host: String, presentedCertificate: Bool)
+    /// An https URL reached a server that answered in plain http: the handshake failed on
+    /// the first bytes, and asking about client certificates would send the reader astray.
+    case plainHTTPAnswer(host: String)
     /// The client certificate was not sent: libcurl could not load it (the cause, when
     /// the identity's own check names one, else libcurl's message).
     case clientCertificate(cause: String, host: String)
@@ -28,6 +31,8 @@ public enum HTTPError: Error, Equatable, CustomStringConvertible {
         case .tlsRefused(let m, let host, let presented):
             return "\(host): the TLS handshake failed (\(m)); " + (presented ? "does the server trust the client certificate presented?"
                                                                              : "does the server require a client certificate?")
+        case .plainHTTPAnswer(let host):
+            return "the server at \(host) answered in plain http, not TLS: use an http:// URL only for this machine's loopback, or the server's https port"
         case .clientCertificate(let cause, let host):
             return "\(host): the client certificate could not be used, so none was sent: \(cause); import a working one with `authdeck import cert`"
         case .timedOut(let host, let s): return "\(host): no complete answer within \(Int(s)) s"
@@ -41,7 +46,7 @@ public enum HTTPError: Error, Equatable, CustomStringConvertible {
     public var isTransient: Bool {
         switch self {
         case .transport, .timedOut: return true
-        case .unavailable, .tlsVerification, .tlsRefused, .clientCertificate, .responseTooLarge, .invalidURL, .refused: return false
+        case .unavailable, .tlsVerification, .tlsRefused, .plainHTTPAnswer, .clientCertificate, .responseTooLarge, .invalidURL, .refused: return false
         }
     }
 }

@@ -71,7 +71,7 @@ public struct JSONObject: @unchecked Sendable {
 
     /// JSON booleans arrive as NSNumber too; on Linux as instances of a subclass of their own
     /// (`__NSCFBoolean`), the only reliable tell (`is Bool` is true for 0 and 1 as well).
-    static func isBool(_ n: NSNumber) -> Bool {
+    public static func isBool(_ n: NSNumber) -> Bool {
         ObjectIdentifier(type(of: n)) == booleanClass
     }
 

@@ -118,6 +118,75 @@ import AuthDeckPlatform
         #expect(help.stdout.contains("There is no --json"), "\(help.stdout)")
     }
 
+    /// Seeds an account whose access token (valid two hours) is `value`; returns its id.
+    func seedAccount(_ label: String, username: String, token value: String) throws -> String {
+        let now = SystemClock().now()
+        let id = "work/0000\(label)"
+        try store.insert(StoredAccount(
+            account: Account(id: id, providerId: "work", subject: "s-\(label)", username: username, createdAt: now - .hours(1),
+                             lastSignInAt: now - .hours(1)),
+            credentials: Credentials(accessTokens: [AccessToken(id: "at-\(label)", value: Secret(value), scopes: ["openid"],
+                                                                obtainedAt: now - .hours(1), expiresAt: now + .hours(2))])))
+        return id
+    }
+
+    static func base64URL(_ text: String) -> String {
+        Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// Asked for in issue 39: `token --format xoauth2` prints the IMAP/SMTP XOAUTH2 string
+    /// (base64 of user=…^Aauth=Bearer …^A^A); an unknown format is exit 2 naming it, and the
+    /// string has no --json form.
+    @Test func tokenFormatXOAuth2PrintsTheSASLString() throws {
+        let r = try run("token", "work/0000a001", "--format", "xoauth2")
+        #expect(r.status == 0, "\(r.stderr)")
+        let decoded = try #require(Data(base64Encoded: r.stdout.trimmingCharacters(in: .newlines)), "\(r.stdout)")
+        #expect(String(decoding: decoded, as: UTF8.self) == "user=taro@contoso.com\u{1}auth=Bearer \(fixture.validTokenValue)\u{1}\u{1}")
+        #expect(r.stdout.hasSuffix("\n") && !r.stdout.contains(fixture.validTokenValue))
+        #expect(try run("token", "work/0000a001", "--format", "token").stdout == fixture.validTokenValue + "\n")
+
+        let odd = try run("token", "work/0000a001", "--format", "pizauth")
+        #expect(odd.status == 2 && odd.stderr.contains("--format pizauth is not a token format"), "\(odd.stderr)")
+        #expect(odd.stdout.isEmpty)
+        let both = try run("token", "work/0000a001", "--format", "xoauth2", "--json")
+        #expect(both.status == 2 && both.stdout.isEmpty, "\(both.stderr)")
+        #expect(try run("token", "--help").stdout.contains("xoauth2"))
+    }
+
+    /// Asked for in issue 39: `token --decode` prints a JWT access token's header and claims
+    /// as JSON (the token itself not printed), says on stderr and in a field that the
+    /// signature is not verified, keeps claim text inert, and names an opaque token as not a JWT.
+    @Test func tokenDecodeShowsTheClaimsUnverifiedAndInert() throws {
+        let exp = Int(SystemClock().now().secondsSinceEpoch) + 7200
+        let header = Self.base64URL(#"{"alg":"RS256","kid":"k1","typ":"JWT"}"#)
+        let claims = Self.base64URL(#"{"aud":["api://mail","graph"],"exp":\#(exp),"name":"Eve\u001b]0;owned\u0007","scp":"Mail.Read","sub":"s-jwt","xms":true}"#)
+        let jwt = header + "." + claims + "." + Self.base64URL("not-a-real-signature")
+        let id = try seedAccount("c0de", username: "jwt@example.jp", token: jwt)
+
+        let r = try run("token", id, "--decode")
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(!r.stdout.contains(jwt) && !r.stdout.contains(claims), "\(r.stdout)")
+        #expect(r.stderr.contains("signature is NOT verified"), "\(r.stderr)")
+        #expect(!r.stdout.contains("\u{1b}") && !r.stdout.contains("\u{7}") && !r.stdout.contains("\\u001b"), "\(r.stdout)")
+        let o = try jsonObject(r.stdout)
+        #expect(o["signature_verified"] as? Bool == false, "\(o)")
+        let h = try #require(o["header"] as? [String: Any], "\(o)")
+        #expect(h["alg"] as? String == "RS256" && h["kid"] as? String == "k1", "\(h)")
+        let c = try #require(o["claims"] as? [String: Any], "\(o)")
+        #expect(c["sub"] as? String == "s-jwt" && c["scp"] as? String == "Mail.Read" && c["aud"] as? [String] == ["api://mail", "graph"], "\(c)")
+        #expect(c["exp"] as? Int == exp && c["xms"] as? Bool == true, "\(c)")
+        #expect(c["name"] as? String == "Eve␛]0;owned␇", "\(c)")
+        // The project's JSON: pretty, sorted keys, slashes unescaped.
+        #expect(r.stdout.contains("\"api://mail\"") && r.stdout.contains("\n  \"claims\" : {"), "\(r.stdout)")
+
+        let opaque = try run("token", "work/0000a001", "--decode")
+        #expect(opaque.status == 1, "\(opaque.stdout) \(opaque.stderr)")
+        #expect(opaque.stderr.contains("is not a JWT") && opaque.stdout.isEmpty, "\(opaque.stderr)")
+        #expect(!opaque.stderr.contains(fixture.validTokenValue), "\(opaque.stderr)")
+        #expect(try run("token", id, "--decode", "--json").status == 2)
+    }
+
     /// Item 15: `--config /nonexistent` said only "no such file"; it names the config file.
     @Test func aMissingConfigFileIsNamedAsTheConfigFile() throws {
         let path = dir.file("nowhere/config.toml")

@@ -55,6 +55,20 @@ import AuthDeckTestSupport
         }
     }
 
+    /// Issue 39 item 7: an https URL to a plain-http server said "does the server require a
+    /// client certificate?"; it says the server spoke plain http.
+    @Test func aPlainHTTPAnswerToTLSIsNamedAsPlainHTTP() async throws {
+        do {
+            _ = try await client().send(HTTPRequest(url: "https://127.0.0.1:\(port)/echo"))
+            Issue.record("a TLS request to a plain-http server succeeded")
+        } catch let e as HTTPError {
+            #expect(e.description == "the server at 127.0.0.1 answered in plain http, not TLS: use an http:// URL only for "
+                    + "this machine's loopback, or the server's https port", "\(e)")
+            #expect(!e.isTransient, "\(e)")
+            #expect(!e.description.contains("client certificate"), "\(e)")
+        }
+    }
+
     @Test func aSelfSignedCertificateFailsVerification() async throws {
         let key = dir.file("k.pem"), cert = dir.file("c.pem")
         let openssl = Process()

@@ -9,7 +9,8 @@ import AuthDeckApp
 ///
 /// stdout carries only the token (so `$(authdeck token work)` is safe), or with `--json` the
 /// token with what a script checks before using it (as `az account get-access-token` does);
-/// everything else goes to stderr. An expired token is renewed silently first (single-flight with other
+/// everything else goes to stderr. `--format xoauth2` prints the SASL string mail clients send
+/// instead (as secret as the token); `--decode` prints a JWT's header and claims, unverified. An expired token is renewed silently first (single-flight with other
 /// processes); exit 3 with the remedy when only a sign-in can help, 4 when the network failed.
 struct TokenCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -20,6 +21,16 @@ struct TokenCommand: AsyncParsableCommand {
     @Option(name: .long, parsing: .singleValue, help: ArgumentHelp("Scope the token must carry (repeatable).", valueName: "scope"))
     var scope: [String] = []
     @Flag(name: .long, help: "Print JSON: the token with its type, expiry, scopes and account.") var json = false
+    @Option(name: .long, help: ArgumentHelp("""
+        token (the default) prints the token; xoauth2 prints the SASL XOAUTH2 string IMAP and SMTP clients send \
+        (base64 of the username and the token): a secret like the token. Not with --json.
+        """, valueName: "format"))
+    var format = "token"
+    @Flag(name: .long, help: """
+        Print the JWT access token's header and claims as JSON, the token itself not printed. \
+        The signature is NOT verified (a look, not a proof); an opaque token is an error (exit 1).
+        """)
+    var decode = false
 
     /// The `--json` answer. Field names are authdeck(1)'s snake_case, as in `accounts --json`;
     /// a field with no value is left out (a token that does not expire has no `expires_at`).
@@ -35,14 +46,43 @@ struct TokenCommand: AsyncParsableCommand {
         var realm: String?
     }
 
+    /// What is printed in place of the bare token.
+    enum Shape: Equatable {
+        case token, json, xoauth2, decoded
+    }
+
+    /// The `--decode` answer: the parts of the token, and a field that says they are unproven.
+    struct DecodedJSON: Encodable {
+        var header: InertJSON
+        var claims: InertJSON
+        var signature_verified: Bool
+    }
+
     func run() async throws {
-        try await Self.printToken(account: account, scopes: scope, json: json, context: DeckContext(global))
+        try await Self.printToken(account: account, scopes: scope, shape: try shape(), context: DeckContext(global))
+    }
+
+    /// The one shape the flags ask for; a value or combination that means nothing is a usage error.
+    func shape() throws -> Shape {
+        guard format == "token" || format == "xoauth2" else {
+            throw CLIError.usage("--format \(TerminalText.inert(format)) is not a token format: use token (the default) or xoauth2")
+        }
+        if format == "xoauth2" {
+            if json { throw CLIError.usage("--format xoauth2 prints the XOAUTH2 string alone; it has no --json form (use one or the other)") }
+            if decode { throw CLIError.usage("--decode shows the token's claims; it cannot be combined with --format xoauth2") }
+            return .xoauth2
+        }
+        if decode {
+            if json { throw CLIError.usage("--decode already prints JSON; leave out --json") }
+            return .decoded
+        }
+        return json ? .json : .token
     }
 
     /// The whole command; `AuthDeckMain` calls it directly for `authdeck token ACCOUNT`
     /// without the argument parser. Why: the parser's set-up is reflection-driven and slow, and
     /// this is the command scripts and prompts call most.
-    static func printToken(account: String, scopes scope: [String], json: Bool = false, context: DeckContext) async throws {
+    static func printToken(account: String, scopes scope: [String], shape: Shape = .token, context: DeckContext) async throws {
         NetworkWarmup.beginIfDue()
         // The config file's identity is taken before it is read, so an edit in between makes
         // the record stale (the front then defers to this binary) instead of wrongly fresh.
@@ -56,8 +96,19 @@ struct TokenCommand: AsyncParsableCommand {
             try? store.saveSealedRecord(TenantPins(configIdentity: configIdentity, providers: config.providers))
         }
         let token = try await TokenAccess(wiring: context.wiring(store), config: config).token(stored, scopes: scope)
-        guard json else { return Output.raw(token.value.exposedValue + "\n") }
         let a = stored.account
+        switch shape {
+        case .token: return Output.raw(token.value.exposedValue + "\n")
+        case .xoauth2: return Output.raw(XOAuth2.initialResponse(username: a.username, token: token.value.exposedValue) + "\n")
+        case .decoded:
+            let peek: AccessTokenPeek
+            do throws(AccessTokenPeek.NotAJWT) { peek = try AccessTokenPeek(token: token.value.exposedValue) } catch {
+                throw CLIError.failure("\(TerminalText.inert(a.providerId + "/" + a.username)): \(error.description)")
+            }
+            Output.warning("the signature is NOT verified: these claims are what the token says, not proven")
+            return try Output.json(DecodedJSON(header: peek.header, claims: peek.claims, signature_verified: false))
+        case .json: break
+        }
         try Output.json(TokenJSON(access_token: token.value.exposedValue, token_type: token.tokenType,
                                   expires_at: token.expiresAt?.iso8601,
                                   expires_in_seconds: token.expiresAt.map { ($0 - context.clock.now()).seconds },
