@@ -136,5 +136,11 @@ import AuthDeckTestSupport
         try one.send("Tab")
         let line = try one.waitFor("the completed word") { $0.contains("work/taro@contoso.com") || $0.contains("work/taro\\@") }
         #expect(line.contains("refresh work/taro@contoso.com") && !line.contains("\\@"), "inserted as typed, no backslash: \(line)")
+        // After an `@` (in bash's COMP_WORDBREAKS) the whole word is still completed.
+        let at = try TmuxSession(environment: environment, command: setup)
+        try at.send(literal: "authdeck refresh sp-intranet/taro@c")
+        try at.send("Tab")
+        let after = try at.waitFor("the word completed after @") { $0.contains("sp-intranet/taro@contoso.com") }
+        #expect(after.contains("refresh sp-intranet/taro@contoso.com"), "\(after)")
     }
 }
