@@ -109,4 +109,38 @@ import AuthDeckTestSupport
         #expect(try complete(["authdeck", "events", "--account", "sp"]).contains("sp-intranet/taro@contoso.com"))
         #expect(try complete(["authdeck", "prune", "--reason", "d"]) == ["duplicate"])
     }
+
+    /// Tab in a real bash lists account words whole (issue 39, item 14): registered with
+    /// `-o filenames`, readline listed only the part after `/` — bare hex for the ids and a
+    /// shared username once per provider — and inserted `@` as `\\@`.
+    @Test func bashListsAccountWordsWholeOnTab() throws {
+        try install()
+        let idp = try EmulatorProcess()
+        try home.writeConfig(idp.workAndIntranetTOML(renewBefore: "5m"))
+        try #require(try shell("AUTHDECK_PASSWORD=taro-pass-123 authdeck login work --password --username taro@contoso.com").status == 0)
+        try #require(try shell("authdeck login sp-intranet").status == 0)
+        let setup = "PATH='\(prefix)/bin':$PATH; source '\(prefix)/share/bash-completion/completions/authdeck'; clear"
+        let s = try TmuxSession(environment: environment, command: setup)
+        try s.send(literal: "authdeck refresh ")
+        try s.send("Tab", "Tab")
+        let listed = try s.waitFor("the account words") { $0.contains("taro@contoso.com") }
+        let typed: Set<String> = ["$", "authdeck", "refresh"]
+        let words: [String] = listed.split(whereSeparator: \.isWhitespace).map(String.init)
+        let shown: [String] = words.filter { !typed.contains($0) && !$0.hasPrefix("bash") }
+        #expect(shown.contains("work/taro@contoso.com") && shown.contains("sp-intranet/taro@contoso.com"), "\(listed)")
+        #expect(shown.filter { $0.hasPrefix("work/") }.count == 2 && shown.filter { $0.hasPrefix("sp-intranet/") }.count == 2, "each account's id and provider/username, whole: \(listed)")
+        #expect(Set(shown).count == shown.count, "no word twice: \(listed)")
+        #expect(shown.allSatisfy { $0.contains("/") }, "no bare hex id or bare shared username: \(listed)")
+        let one = try TmuxSession(environment: environment, command: setup)
+        try one.send(literal: "authdeck refresh work/ta")
+        try one.send("Tab")
+        let line = try one.waitFor("the completed word") { $0.contains("work/taro@contoso.com") || $0.contains("work/taro\\@") }
+        #expect(line.contains("refresh work/taro@contoso.com") && !line.contains("\\@"), "inserted as typed, no backslash: \(line)")
+        // After an `@` (in bash's COMP_WORDBREAKS) the whole word is still completed.
+        let at = try TmuxSession(environment: environment, command: setup)
+        try at.send(literal: "authdeck refresh sp-intranet/taro@c")
+        try at.send("Tab")
+        let after = try at.waitFor("the word completed after @") { $0.contains("sp-intranet/taro@contoso.com") }
+        #expect(after.contains("refresh sp-intranet/taro@contoso.com"), "\(after)")
+    }
 }
