@@ -39,7 +39,14 @@ public struct Renewal: Sendable {
 
     /// Renews `account` as `need` asks, once a place is free; never throws. `adapter`: the
     /// provider's, when the caller has built it already (else built here).
+    ///
+    /// An account signed in to another tenant than its provider pins is never renewed, by any
+    /// need: renewing cannot mend the tenant and would spend its refresh token (`watch` and the
+    /// deck's renewal ahead did, while `refresh` and Enter already refused).
     public func attempt(_ account: Account, need: RenewalNeed, adapter: (any ProviderAdapter)? = nil) async -> Attempt {
+        if let refusal = TokenAccess.renewalCannotMendTenant(account, config: config) {
+            return .failed(refusal, retryAt: pacing.record(account.id, succeeded: false, at: wiring.clock.now()))
+        }
         if case .ahead = need, let until = pacing.notBefore(account.id), until > wiring.clock.now() {
             return .deferred(until: until)
         }

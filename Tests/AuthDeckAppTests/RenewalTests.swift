@@ -321,5 +321,15 @@ import AuthDeckTestSupport
             throws: { ($0 as? TokenAccess.NeedsSignIn)?.remedy.contains("renewing cannot mend that") == true }
         #expect(adapter.calls == 0, "no renewal, no refresh token spent")
         #expect(try wiring.store.account(id: accounts[0].id)?.credentials.refreshToken?.value.exposedValue == "rt-old-0")
+        // Nor by the renewals nobody waits on (`watch`, the deck's renewal ahead), nor any other
+        // need: the rule is the renewal service's own.
+        let renewal = Renewal(wiring: wiring, config: config)
+        for need: RenewalNeed in [.ahead(scopes: []), .expiringSoon, .usableNow(scopes: []), .force] {
+            guard case .failed(let error, _) = await renewal.attempt(stored.account, need: need) else {
+                Issue.record("\(need): renewed a wrong-tenant account"); continue
+            }
+            #expect((error as? TokenAccess.NeedsSignIn)?.remedy.contains("renewing cannot mend that") == true, "\(need): \(error)")
+        }
+        #expect(adapter.calls == 0, "no renewal ahead spent the refresh token either")
     }
 }
