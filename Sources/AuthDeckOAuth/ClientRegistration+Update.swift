@@ -54,17 +54,9 @@ extension ClientRegistration {
 
     func put(_ registered: Registered, grantTypes: [String], scope: String?, to uri: String, token: Secret,
              home: GrantHome) async throws -> HTTPResponse {
-        var metadata: [String: Any] = ["client_id": registered.clientId, "client_name": "authdeck", "grant_types": grantTypes,
-                                       "token_endpoint_auth_method": registered.authMethod, "application_type": "native"]
-        if let redirectURI = registered.redirectURI {
-            metadata["redirect_uris"] = [redirectURI]
-            metadata["response_types"] = ["code"]
-        } else {
-            metadata["response_types"] = [String]()
-        }
-        if let scope { metadata["scope"] = scope }
-        let body = try JSONSerialization.data(withJSONObject: metadata, options: [.sortedKeys])
-        var request = HTTPRequest.json(uri, Array(body), method: "PUT", headers: [HTTPHeader("Authorization", "Bearer \(token.exposedValue)")])
+        let body = try Self.metadata(grantTypes: grantTypes, redirectURI: registered.redirectURI, scope: scope,
+                                     authMethod: registered.authMethod, clientId: registered.clientId)
+        var request = HTTPRequest.json(uri, body, method: "PUT", headers: [HTTPHeader("Authorization", "Bearer \(token.exposedValue)")])
         request.maxResponseBytes = 64 << 10
         request.passage = SecretPassage([.registrationAccessToken], home: home, issuer: home.issuer)
         return try await TokenEndpoint.send(request, via: http)

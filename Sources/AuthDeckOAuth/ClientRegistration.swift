@@ -132,8 +132,17 @@ public struct ClientRegistration: Sendable {
     }
 
     func post(_ grantTypes: [String], redirectURI: String?, scope: String?) async throws -> HTTPResponse {
+        let body = try Self.metadata(grantTypes: grantTypes, redirectURI: redirectURI, scope: scope, authMethod: "client_secret_basic")
+        return try await TokenEndpoint.send(HTTPRequest.json(endpoint, body, headers: [HTTPHeader("Accept", "application/json")]), via: http)
+    }
+
+    /// The client metadata authdeck registers (RFC 7591 §2), as the JSON a POST or an RFC 7592
+    /// PUT sends; `clientId` only in a PUT, which must name the client it replaces.
+    static func metadata(grantTypes: [String], redirectURI: String?, scope: String?, authMethod: String,
+                         clientId: String? = nil) throws -> [UInt8] {
         var metadata: [String: Any] = ["client_name": "authdeck", "grant_types": grantTypes,
-                                       "token_endpoint_auth_method": "client_secret_basic", "application_type": "native"]
+                                       "token_endpoint_auth_method": authMethod, "application_type": "native"]
+        if let clientId { metadata["client_id"] = clientId }
         if let redirectURI {
             metadata["redirect_uris"] = [redirectURI]
             metadata["response_types"] = ["code"]
@@ -141,8 +150,7 @@ public struct ClientRegistration: Sendable {
             metadata["response_types"] = [String]()
         }
         if let scope { metadata["scope"] = scope }
-        let body = try JSONSerialization.data(withJSONObject: metadata, options: [.sortedKeys])
-        return try await TokenEndpoint.send(HTTPRequest.json(endpoint, Array(body), headers: [HTTPHeader("Accept", "application/json")]), via: http)
+        return Array(try JSONSerialization.data(withJSONObject: metadata, options: [.sortedKeys]))
     }
 
     /// The most bytes a registration answer's field may carry (`grant_types` counted whole).
