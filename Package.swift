@@ -35,9 +35,10 @@ let package = Package(
         // record, crash hygiene, malloc tuning. Imports only Glibc (and its <malloc.h>).
         .target(name: "AuthDeckPlatform", dependencies: ["CMalloc"], swiftSettings: strict),
         // What both binaries must agree on: the sealed-value layout, the key file's format, the
-        // migrations the front knows, meta keys and the "last used" rule.
+        // migrations, the tables' columns and the queries both run over them, meta keys and the
+        // "last used" rule.
         .target(name: "AuthDeckVault", dependencies: [
-            "AuthDeckCore", "AuthDeckPlatform", .product(name: "Crypto", package: "swift-crypto"),
+            "AuthDeckCore", "AuthDeckPlatform", "AuthDeckSQLite", .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: strict),
         // The one thin wrapper over SQLite's C API (a statement read row by row), for the store's
         // listings and the front; SQLite itself as GRDB links it (GRDBSQLite is only the library).

@@ -1,5 +1,6 @@
 import AuthDeckCore
 import AuthDeckConfig
+import AuthDeckVault
 
 /// A usable access token for a script (`authdeck token`): the cached one when it outlives the
 /// clock-skew margin, else one renewed silently and committed before it is handed out.
@@ -16,6 +17,9 @@ public struct TokenAccess: Sendable {
 
     let wiring: ProviderWiring
     let config: DeckConfig
+    /// The config file's identity taken before `config` was read (`ConfigFileIdentity`):
+    /// given, what of the config decides the front's answers is recorded for it (`FrontRecord`).
+    let configIdentity: String?
 
     /// Refuses an account signed in to another tenant than its provider pins (`TenantPin`): a
     /// script asking for this provider's credential must not get the other tenant's (dev for
@@ -47,9 +51,19 @@ public struct TokenAccess: Sendable {
                            + "with an account of \(pinned) (`authdeck login \(provider)`), or prune this one (`authdeck prune`)")
     }
 
-    public init(wiring: ProviderWiring, config: DeckConfig) {
+    public init(wiring: ProviderWiring, config: DeckConfig, configIdentity: String? = nil) {
         self.wiring = wiring
         self.config = config
+        self.configIdentity = configIdentity
+    }
+
+    /// Saves the front's record of this config (a write only when it changed), so the front
+    /// answers the next calls for it alone — the one writer of `FrontRecord`, whichever command
+    /// (`token`, the helpers) asked. A failure costs the next call the full binary, no answer.
+    func recordForFront() {
+        guard let configIdentity else { return }
+        try? wiring.store.saveSealedRecord(FrontRecord(configIdentity: configIdentity, clockSkewSeconds: config.statePolicy.clockSkew.seconds,
+                                                       routes: config.credentials.filter { !$0.isDockers }, providers: config.providers))
     }
 
     /// The token for `scopes` (empty: the provider's). Throws `NeedsSignIn`, or the provider's
@@ -57,6 +71,7 @@ public struct TokenAccess: Sendable {
     public func token(_ stored: StoredAccount, scopes: [String]) async throws -> AccessToken {
         let now = wiring.clock.now()
         let skew = config.statePolicy.clockSkew
+        recordForFront()
         try Self.refuseOtherTenant(stored, config: config)
         if let token = stored.credentials.usableAccessToken(for: scopes, at: now, skew: skew) {
             wiring.store.touchIfDue(stored.account, at: now)

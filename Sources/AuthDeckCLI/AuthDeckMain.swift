@@ -24,14 +24,11 @@ enum AuthDeckMain {
         SignalShield.install()
         do {
             let args = CommandLine.arguments.dropFirst()
-            // `authdeck token ACCOUNT`, exactly: the hot path, straight to the command.
-            if args.count == 2, args.first == "token", let account = args.last, !account.hasPrefix("-") {
-                return try await TokenCommand.printToken(account: account, scopes: [], context: DeckContext(storeFlag: nil, configFlag: nil))
-            }
-            // The plain forms of the deck and `accounts`: straight to the command (see FastArguments).
+            // The plain forms of `token`, the deck and `accounts`: straight to the command (see FastArguments).
             if let fast = FastArguments(Array(args)) {
                 let context = DeckContext(storeFlag: fast.store, configFlag: fast.config)
                 switch fast.command {
+                case .token(let account): return try await TokenCommand.printToken(account: account, scopes: [], context: context)
                 case .deck(let theme): return try await DeckCommand.open(context, theme: theme)
                 case .accounts(let json, let provider): return try await AccountsCommand.list(context, json: json, provider: provider)
                 case .bare where TerminalProbe.isInteractive: return try await DeckCommand.open(context, theme: nil)

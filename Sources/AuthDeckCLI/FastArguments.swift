@@ -1,5 +1,6 @@
-/// The plain forms of the most used commands — `authdeck` alone on a terminal, `authdeck deck`
-/// and `authdeck accounts`, with their own options — recognised without ArgumentParser.
+/// The plain forms of the most used commands — `authdeck token ACCOUNT` (what the front hands
+/// over when the token must be renewed), `authdeck` alone on a terminal, `authdeck deck` and
+/// `authdeck accounts`, with their own options — recognised without ArgumentParser.
 ///
 /// Why: ArgumentParser's first parse in a process reflects each option's wrapper and looks up
 /// protocol conformances across the whole binary, and people open the deck and scripts list
@@ -10,6 +11,8 @@ struct FastArguments: Equatable {
     enum Command: Equatable {
         /// `authdeck` with no arguments (the deck on a terminal, `status` otherwise).
         case bare
+        /// `authdeck token ACCOUNT`, exactly (the front's own form: `FrontMain`).
+        case token(account: String)
         case deck(theme: String?)
         case accounts(json: Bool, provider: String?)
     }
@@ -29,6 +32,11 @@ struct FastArguments: Equatable {
     init?(_ arguments: [String]) {
         guard let name = arguments.first else {
             command = .bare
+            return
+        }
+        if name == "token" {
+            guard arguments.count == 2, !arguments[1].hasPrefix("-") else { return nil }
+            command = .token(account: arguments[1])
             return
         }
         guard let known = Self.options[name] else { return nil }

@@ -1,7 +1,6 @@
 import AuthDeckCore
 import AuthDeckConfig
 import AuthDeckStore
-import AuthDeckVault
 import AuthDeckApp
 
 /// The token a `[[credential]]` entry routes a tool to: its account resolved as ACCOUNT is
@@ -10,8 +9,8 @@ import AuthDeckApp
 struct RoutedToken {
     let context: DeckContext
     let config: DeckConfig
-    /// The config file's identity taken before `config` was read: given, the routes and margin
-    /// are recorded for the front (`HelperFastPath`), which then answers the next calls alone.
+    /// The config file's identity taken before `config` was read: given, `TokenAccess` records
+    /// the config for the front (`FrontRecord`), which then answers the next calls alone.
     var configIdentity: String? = nil
 
     /// The token and the username to present; a `ReportedError` when the account cannot be
@@ -19,18 +18,13 @@ struct RoutedToken {
     /// a person.
     func token(for route: CredentialRoute, fromConfig: Bool = true) async throws -> (AccessToken, username: String) {
         let store = try context.openStore()
-        if let configIdentity {
-            try? store.saveSealedRecord(HelperFastPath(configIdentity: configIdentity, clockSkewSeconds: config.statePolicy.clockSkew.seconds,
-                                                       routes: config.credentials.filter { !$0.isDockers }))
-            try? store.saveSealedRecord(TenantPins(configIdentity: configIdentity, providers: config.providers))
-        }
         let stored: StoredAccount
         do {
             stored = try context.resolveAccount(route.account, in: store)
         } catch let error as CLIError where fromConfig {
             throw CLIError(message: "\(config.path): [[credential]] url \"\(route.url)\": account: \(error.message)", status: error.status)
         }
-        let token = try await TokenAccess(wiring: context.wiring(store), config: config).token(stored, scopes: route.scopes)
+        let token = try await TokenAccess(wiring: context.wiring(store), config: config, configIdentity: configIdentity).token(stored, scopes: route.scopes)
         return (token, route.username ?? stored.account.username)
     }
 }

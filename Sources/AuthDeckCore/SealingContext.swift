@@ -67,17 +67,9 @@ public enum SealingContext {
             + (quarantined ? "quarantined" : "active") + "/seal"
     }
 
-    /// The seal of the token fast-path record (`fast_token.v1` in meta): its clock-skew margin
-    /// decides until when the front serves a cached token.
-    public static func fastPath(_ encoded: String) -> String { "authdeck/v3/meta/fast_token/\(field(encoded))" }
-
-    /// The seal of the helpers' fast-path record (`fast_helpers.v1` in meta): its routes decide
-    /// which account's token the front gives git for a URL, and its margin until when.
-    public static func helperFastPath(_ encoded: String) -> String { "authdeck/v3/meta/fast_helpers/\(field(encoded))" }
-
-    /// The seal of the tenant pins (`tenant_pins.v1` in meta): they decide which accounts' cached
-    /// tokens the front must not serve.
-    public static func tenantPins(_ encoded: String) -> String { "authdeck/v3/meta/tenant_pins/\(field(encoded))" }
+    /// The seal of the front's record (`fast_front.v1` in meta, `FrontRecord`): its margin,
+    /// routes and tenant pins decide which account's cached token the front serves, until when.
+    public static func frontRecord(_ encoded: String) -> String { "authdeck/v3/meta/fast_front/\(field(encoded))" }
 
     /// The seal of the status record (`fast_status.v1` in meta): its policy and providers decide
     /// which states the front's `status --short` reports.

@@ -23,8 +23,8 @@ import AuthDeckSQLite
 /// matching and token choice are AuthDeckCore's, the same code the full binary runs.
 ///
 /// git's and kubectl's helpers (`git-credential get`, `kube-credential`) are answered the same
-/// way from the helpers' record (`HelperFastPath`): the `[[credential]]` routes the full binary
-/// last read, with the same route matching, default account and token choice.
+/// way from the same record (`FrontRecord`): the `[[credential]]` routes the full binary last
+/// read, with the same route matching, default account and token choice.
 struct CachedTokenReader {
     /// What is asked, as each command names it.
     enum Ask: Equatable {
@@ -72,30 +72,22 @@ struct CachedTokenReader {
         // One read transaction: the key, the account and its tokens from the same snapshot.
         try db.execute("BEGIN")
         defer { try? db.execute("COMMIT") }
-        guard let snapshot = try store.snapshot(records: [TokenFastPath.metaKey, TokenFastPath.sealKey, HelperFastPath.metaKey,
-                                                          HelperFastPath.sealKey, TenantPins.metaKey, TenantPins.sealKey])
-        else { return nil }
+        // The config as authdeck-full last read it: its margin, routes and pins, one record.
+        guard let snapshot = try store.snapshot(records: [FrontRecord.metaKey, FrontRecord.sealKey]),
+              let record = snapshot.believed(FrontRecord.self) else { return nil }
         let dataKey = snapshot.dataKey
-        func believed<R: SealedMetaRecord>(_ type: R.Type) -> R? { snapshot.believed(type) }
+        let skew = record.clockSkewSeconds
 
-        // The config's margin and, for git, its route.
-        let query: String, scopes: [String], username: String?, skew: Int64
+        // What is asked for: the account, the scopes and, for git, the route's username.
+        let query: String, scopes: [String], username: String?
         switch ask {
-        case .token(let account):
-            guard let record = believed(TokenFastPath.self) else { return nil }
-            (query, scopes, username, skew) = (account, [], nil, record.clockSkewSeconds)
-        case .kube, .git:
-            guard let record = believed(HelperFastPath.self) else { return nil }
-            skew = record.clockSkewSeconds
-            switch ask {
-            case .kube(let account, let asked): (query, scopes, username) = (account, asked, nil)
-            case .git(let url):
-                // Where git would send the token must pass the one decision; else authdeck-full says why.
-                guard SecretDestination.refusal(.accessToken, to: url) == nil,
-                      let route = CredentialRoute.route(for: url, in: record.routes) else { return nil }
-                (query, scopes, username) = (route.account, route.scopes, route.username)
-            case .token: return nil
-            }
+        case .token(let account): (query, scopes, username) = (account, [], nil)
+        case .kube(let account, let asked): (query, scopes, username) = (account, asked, nil)
+        case .git(let url):
+            // Where git would send the token must pass the one decision; else authdeck-full says why.
+            guard SecretDestination.refusal(.accessToken, to: url) == nil,
+                  let route = CredentialRoute.route(for: url, in: record.routes) else { return nil }
+            (query, scopes, username) = (route.account, route.scopes, route.username)
         }
 
         var accounts: [Account] = []
@@ -130,29 +122,23 @@ struct CachedTokenReader {
                   account.id, provider: account.providerId, subject: account.subject, username: account.username,
                   realm: sealRow.optionalString(0), quarantined: false)) != nil else { return nil }
         // Signed in to another tenant than its provider pins: authdeck-full refuses it and says
-        // why. The pins are believed only for this config file and under their seal; without
-        // them the front cannot tell, so it hands over.
-        guard let pins = believed(TenantPins.self),
-              !TenantPin.differs(expected: pins.pins[account.providerId], actual: sealRow.optionalString(0)) else { return nil }
+        // why. The pins are the record's, believed only for this config file and under its seal.
+        guard !TenantPin.differs(expected: record.pins[account.providerId], actual: sealRow.optionalString(0)) else { return nil }
 
+        // The store's own query and reader (`CredentialQuery`, `AccessTokenColumn`): the same
+        // tokens in the same order, each with the context its seal must open under.
+        typealias A = AccessTokenColumn
         var tokens: [AccessToken] = []
-        var sealed: [String: (value: [UInt8], scopes: String, requested: String?, expires: Int64?)] = [:]
-        let tokenRows = try db.statement("SELECT id, sealed_value, scopes, token_type, obtained_at, expires_at, requested_scopes FROM access_tokens WHERE account_id = ? ORDER BY obtained_at", [.text(account.id)])
+        var sealed: [String: (value: [UInt8], context: String)] = [:]
+        let tokenRows = try CredentialQuery<A>(.account(account.id), sealed: true, owner: true, order: .obtainedAt).statement(on: db.handle)
         while try tokenRows.next() {
-            let row = tokenRows
-            let id = row.string(0), scopes = row.string(2), requested = row.optionalString(6)
-            sealed[id] = (row.bytes(1) ?? [], scopes, requested, row.optionalInt64(5))
-            tokens.append(AccessToken(id: id, value: .unopened, scopes: scopes.split(separator: " ").map(String.init),
-                                      requestedScopes: requested?.split(separator: " ").map(String.init) ?? [],
-                                      tokenType: row.string(3), obtainedAt: Instant(secondsSinceEpoch: row.int64(4)),
-                                      expiresAt: row.optionalInt64(5).map(Instant.init(secondsSinceEpoch:))))
+            let token = A.token(tokenRows, value: .unopened)
+            sealed[token.id] = (tokenRows.bytes(A.sealedValue.rawValue) ?? [], A.sealingContext(tokenRows))
+            tokens.append(token)
         }
         let credentials = Credentials(accessTokens: tokens)
         guard let token = credentials.usableAccessToken(for: scopes, at: now, skew: .seconds(skew)) else { return .renewalDue }
-        guard let row = sealed[token.id],
-              let value = SealedValue.open(row.value, key: dataKey, context: SealingContext.accessToken(
-                  token.id, account: account.id, scopes: row.scopes, requested: row.requested, expiresAt: row.expires,
-                  provider: account.providerId, subject: account.subject)) else { return nil }
+        guard let row = sealed[token.id], let value = SealedValue.open(row.value, key: dataKey, context: row.context) else { return nil }
         if account.lastUsedAt.map({ now - $0 >= .seconds(StoreLayout.lastUsedResolution) }) ?? true {
             // As `DeckStore.touch`; a failure is not the caller's problem.
             try? db.execute(StoreLayout.touchSQL, [.integer(now.secondsSinceEpoch), .text(account.id)])

@@ -26,7 +26,7 @@ struct FrontStore {
         guard environment["HOME"]?.isEmpty == false else { return nil }
         let location = StoreLocation.resolve(storeFlag: nil, environment: environment)
         let config = XDG.configFile(flag: nil, environment: environment)
-        guard let configIdentity = TokenFastPath.configIdentity(path: config.path),
+        guard let configIdentity = ConfigFileIdentity.of(path: config.path),
               // A file named by AUTHDECK_CONFIG must exist: authdeck-full says so when it does not.
               !(config.explicit && configIdentity.hasPrefix("absent ")),
               // The records below were derived from the config file: one that others can write
@@ -60,14 +60,13 @@ struct FrontStore {
         }
     }
 
-    /// The snapshot of a store whose migrations this code knows and whose data key opens under
+    /// The snapshot of a store whose schema version this code knows and whose data key opens under
     /// the key file; nil otherwise. `keys` are the meta keys of the records wanted.
     func snapshot(records keys: [String]) throws -> Snapshot? {
-        // A store migrated by a newer authdeck: its columns may mean something else.
-        let migrations = try db.statement("SELECT identifier FROM grdb_migrations")
-        while try migrations.next() {
-            guard StoreLayout.migrations.contains(migrations.string(0)) else { return nil }
-        }
+        // A store migrated by a newer authdeck: its columns may mean something else; an older
+        // or unstamped one is authdeck-full's to migrate (`StoreLayout.schemaVersion`).
+        let version = try db.statement("PRAGMA user_version")
+        guard try version.next(), version.int64(0) == Int64(StoreLayout.schemaVersion) else { return nil }
         let wanted = [StoreLayout.keySourceKey, StoreLayout.dataKeyKey("file")] + keys
         var meta: [String: [UInt8]] = [:]
         let metaRows = try db.statement("SELECT key, value FROM meta WHERE key IN (" + wanted.map { _ in "?" }.joined(separator: ", ") + ")",

@@ -40,55 +40,31 @@ struct StatusReader {
         let rows = try db.statement("SELECT \(AccountColumn.list) FROM accounts WHERE \(AccountColumn.quarantinedAt.name) IS NULL")
         while try rows.next() {
             position[rows.string(AccountColumn.id.rawValue)] = accounts.count
-            accounts.append(StoredAccount(account: Self.account(rows), credentials: .empty))
+            accounts.append(StoredAccount(account: AccountColumn.account(rows), credentials: .empty))
         }
-        let tokens = try db.statement("SELECT id, account_id, scopes, token_type, obtained_at, expires_at, requested_scopes FROM access_tokens ORDER BY obtained_at")
-        while try tokens.next() {
-            guard let at = position[tokens.string(1)] else { continue }
-            accounts[at].credentials.accessTokens.append(AccessToken(
-                id: tokens.string(0), value: .unopened, scopes: tokens.string(2).split(separator: " ").map(String.init),
-                requestedScopes: tokens.optionalString(6)?.split(separator: " ").map(String.init) ?? [], tokenType: tokens.string(3),
-                obtainedAt: Instant(secondsSinceEpoch: tokens.int64(4)), expiresAt: tokens.optionalInt64(5).map(Instant.init(secondsSinceEpoch:))))
+        // The store's own queries and readers, no value opened (`CredentialQuery`, `…Column`).
+        func each<C: CredentialColumn>(_ query: CredentialQuery<C>, _ body: (RawStatement, Int) -> Void) throws {
+            let rows = try query.statement(on: db.handle)
+            while try rows.next() {
+                guard let at = position[rows.string(C.accountId.rawValue)] else { continue }
+                body(rows, at)
+            }
         }
-        let refresh = try db.statement("SELECT account_id, id, generation, obtained_at, expires_at FROM refresh_tokens")
-        while try refresh.next() {
-            guard let at = position[refresh.string(0)] else { continue }
-            accounts[at].credentials.refreshToken = RefreshToken(
-                id: refresh.string(1), value: .unopened, generation: Int(refresh.int64(2)),
-                obtainedAt: Instant(secondsSinceEpoch: refresh.int64(3)), expiresAt: refresh.optionalInt64(4).map(Instant.init(secondsSinceEpoch:)))
+        try each(CredentialQuery<AccessTokenColumn>(.all, sealed: false, owner: false, order: .obtainedAt)) { row, at in
+            accounts[at].credentials.accessTokens.append(AccessTokenColumn.token(row, value: .unopened))
         }
-        let cookies = try db.statement("SELECT id, account_id, name, domain, path, expires_at, secure, http_only FROM cookies ORDER BY name")
-        while try cookies.next() {
-            guard let at = position[cookies.string(1)] else { continue }
-            accounts[at].credentials.cookies.append(Cookie(
-                id: cookies.string(0), name: cookies.string(2), value: .unopened, domain: cookies.string(3), path: cookies.string(4),
-                expiresAt: cookies.optionalInt64(5).map(Instant.init(secondsSinceEpoch:)), secure: cookies.int64(6) != 0, httpOnly: cookies.int64(7) != 0))
+        try each(CredentialQuery<RefreshTokenColumn>(.all, sealed: false, owner: false)) { row, at in
+            accounts[at].credentials.refreshToken = RefreshTokenColumn.token(row, value: .unopened)
+        }
+        try each(CredentialQuery<CookieColumn>(.all, sealed: false, owner: false, order: .name)) { row, at in
+            accounts[at].credentials.cookies.append(CookieColumn.cookie(row, value: .unopened))
         }
         // Which extras exist decides what renews without a refresh token; their values are not read.
-        let extras = try db.statement("SELECT account_id, name FROM extras")
-        while try extras.next() {
-            guard let at = position[extras.string(0)] else { continue }
-            accounts[at].credentials.extras[extras.string(1)] = .unopened
+        try each(CredentialQuery<ExtraColumn>(.all, sealed: false, owner: false)) { row, at in
+            accounts[at].credentials.extras[row.string(ExtraColumn.name.rawValue)] = .unopened
         }
         let assessment = DeckAssessment(accounts: accounts, configuredProviders: record.providers, statePolicy: record.statePolicy,
                                         pruneSettings: record.pruneSettings, now: now)
         return StatusLine.short(assessment)
-    }
-
-    /// The account on a row of `SELECT AccountColumn.list`, as the store reads it.
-    static func account(_ row: RawStatement) -> Account {
-        typealias C = AccountColumn
-        func instant(_ c: C) -> Instant? { row.optionalInt64(c.rawValue).map(Instant.init(secondsSinceEpoch:)) }
-        var error: AccountError?
-        if let cls = row.optionalString(C.errorClass.rawValue), let errorClass = ErrorClass(rawValue: cls) {
-            error = AccountError(errorClass: errorClass, code: row.string(C.errorCode.rawValue), remedy: row.string(C.errorRemedy.rawValue),
-                                 at: Instant(secondsSinceEpoch: row.int64(C.errorAt.rawValue)))
-        }
-        return Account(id: row.string(C.id.rawValue), providerId: row.string(C.providerId.rawValue), subject: row.string(C.subject.rawValue),
-                       username: row.string(C.username.rawValue), displayName: row.string(C.displayName.rawValue),
-                       realm: row.optionalString(C.realm.rawValue), createdAt: Instant(secondsSinceEpoch: row.int64(C.createdAt.rawValue)),
-                       lastSignInAt: instant(.lastSignInAt), lastUsedAt: instant(.lastUsedAt), lastError: error,
-                       failedAttempts: Int(row.int64(C.failedAttempts.rawValue)),
-                       quarantinedAt: instant(.quarantinedAt), quarantineReason: row.optionalString(C.quarantineReason.rawValue))
     }
 }

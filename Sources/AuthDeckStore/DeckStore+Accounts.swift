@@ -328,7 +328,7 @@ extension DeckStore: AccountStore {
         try write.execute(arguments: [Data(try box.seal([], context: context(quarantined))), id])
     }
 
-    /// The columns `account(from:)` reads, in the order it reads them (`AccountColumn`).
+    /// The columns `AccountColumn.account` reads, in the order it reads them.
     static let accountColumns = AccountColumn.list
 
     /// The accounts of `SELECT accountColumns FROM accounts` + `clause` (a WHERE and/or
@@ -348,27 +348,10 @@ extension DeckStore: AccountStore {
         let rows = try RawStatement(db, sql: "SELECT \(accountColumns) FROM accounts" + clause, arguments: arguments)
         var realm: String?
         while try rows.next() {
-            let account = Self.account(from: rows, realmBefore: realm)
+            let account = AccountColumn.account(rows, realmBefore: realm)
             realm = account.realm
             body(account)
         }
-    }
-
-    /// The account on `row`, a row of `SELECT accountColumns`; its realm is the same String
-    /// as `realmBefore` (the previous row's) when the text is the same.
-    static func account(from row: RawStatement, realmBefore: String?) -> Account {
-        typealias C = AccountColumn
-        var error: AccountError?
-        if let cls = row.optionalString(C.errorClass.rawValue), let errorClass = ErrorClass(rawValue: cls) {
-            error = AccountError(errorClass: errorClass, code: row.string(C.errorCode.rawValue), remedy: row.string(C.errorRemedy.rawValue),
-                                 at: row.instant(C.errorAt.rawValue))
-        }
-        return Account(id: row.string(C.id.rawValue), providerId: row.string(C.providerId.rawValue), subject: row.string(C.subject.rawValue),
-                       username: row.string(C.username.rawValue), displayName: row.string(C.displayName.rawValue),
-                       realm: row.optionalString(C.realm.rawValue, sameAs: realmBefore), createdAt: row.instant(C.createdAt.rawValue),
-                       lastSignInAt: row.optionalInstant(C.lastSignInAt.rawValue), lastUsedAt: row.optionalInstant(C.lastUsedAt.rawValue),
-                       lastError: error, failedAttempts: Int(row.int64(C.failedAttempts.rawValue)),
-                       quarantinedAt: row.optionalInstant(C.quarantinedAt.rawValue), quarantineReason: row.optionalString(C.quarantineReason.rawValue))
     }
 
     /// Writes the account row with its seal (`SealingContext.account`).
@@ -392,31 +375,6 @@ extension DeckStore: AccountStore {
 
     // MARK: - Credentials
 
-    /// Whose credentials `loadCredentials` reads.
-    enum CredentialScope {
-        /// One account's.
-        case account(String)
-        /// Every account's.
-        case all
-
-        /// FROM, WHERE and ORDER BY for `table` (aliased `t`, its account `a` when `owner`),
-        /// in `order` when given.
-        func clause(_ table: String, order: String? = nil, owner: Bool = false) -> String {
-            let filter: String
-            switch self {
-            case .account: filter = " WHERE t.account_id = ?"
-            case .all: filter = ""
-            }
-            let join = owner ? " JOIN accounts a ON a.id = t.account_id" : ""
-            return " FROM \(table) t" + join + filter + (order.map { " ORDER BY t.\($0)" } ?? "")
-        }
-
-        var arguments: [RawStatement.Argument] {
-            if case .account(let id) = self { return [.text(id)] }
-            return []
-        }
-    }
-
     /// Reads credential rows and hands each to `apply` with its account's position (found by
     /// `locate` from the row and the column of its account id; nil skips the row) and the
     /// change it makes to that account's credentials, opening every sealed value (a value that fails
@@ -434,58 +392,44 @@ extension DeckStore: AccountStore {
             }
             return secret
         }
-        let value = openSecrets ? "t.sealed_value" : "NULL"
         // Each row lands on the account `locate` finds from the account id in `account`.
-        func each(_ sql: String, account: Int32, _ body: (RawStatement, Int) throws -> Void) throws {
-            let rows = try RawStatement(db, sql: sql, arguments: scope.arguments)
+        func each<C: CredentialColumn>(_ query: CredentialQuery<C>, _ body: (RawStatement, Int) throws -> Void) throws {
+            let rows = try RawStatement(db, sql: query.sql, arguments: query.arguments)
             while try rows.next() {
-                guard let index = locate(rows, account) else { continue }
+                guard let index = locate(rows, C.accountId.rawValue) else { continue }
                 try body(rows, index)
             }
         }
-        // Columns are read by position; each SELECT lists them in the order read.
-        // The account's provider and subject, which refresh tokens, access tokens and extras are bound to.
-        let owner = openSecrets ? ", a.provider_id, a.subject" : ""
-        try each("SELECT t.id, t.account_id, \(value), t.scopes, t.token_type, t.obtained_at, t.expires_at, t.requested_scopes\(owner)" + scope.clause("access_tokens", order: "obtained_at", owner: openSecrets), account: 1) { row, index in
-            let id = row.string(0)
-            let requested = row.optionalString(7)
-            let token = AccessToken(
-                id: id, value: try open(row, 2, account: row.string(1), SealingContext.accessToken(id, account: row.string(1), scopes: row.string(3),
-                                                                           requested: requested, expiresAt: row.optionalInt64(6),
-                                                                           provider: row.string(8), subject: row.string(9))),
-                scopes: row.string(3).split(separator: " ").map(String.init),
-                requestedScopes: requested?.split(separator: " ").map(String.init) ?? [], tokenType: row.string(4),
-                obtainedAt: row.instant(5), expiresAt: row.optionalInstant(6))
+        // Columns are read by their descriptions (`AccessTokenColumn` …), the owner's provider
+        // and subject (which refresh tokens, access tokens and extras are bound to) appended
+        // only when values are opened.
+        typealias A = AccessTokenColumn
+        typealias R = RefreshTokenColumn
+        typealias K = CookieColumn
+        typealias I = ClaimColumn
+        typealias E = ExtraColumn
+        try each(CredentialQuery<A>(scope, sealed: openSecrets, owner: openSecrets, order: .obtainedAt)) { row, index in
+            let token = A.token(row, value: try open(row, A.sealedValue.rawValue, account: row.string(A.accountId.rawValue), A.sealingContext(row)))
             try apply(index) { $0.accessTokens.append(token) }
         }
-        try each("SELECT t.account_id, t.id, \(value), t.generation, t.obtained_at, t.expires_at\(owner)" + scope.clause("refresh_tokens", owner: openSecrets), account: 0) { row, index in
-            let id = row.string(1)
-            let (secret, home) = RefreshTokenPlaintext.opened(try open(row, 2, account: row.string(0),
-                                                                       SealingContext.refreshToken(row.string(0), id, provider: row.string(6), subject: row.string(7))))
-            let token = RefreshToken(id: id, value: secret, generation: Int(row.int64(3)), obtainedAt: row.instant(4),
-                                     expiresAt: row.optionalInstant(5), home: home)
+        try each(CredentialQuery<R>(scope, sealed: openSecrets, owner: openSecrets)) { row, index in
+            let (secret, home) = RefreshTokenPlaintext.opened(try open(row, R.sealedValue.rawValue, account: row.string(R.accountId.rawValue),
+                                                                       R.sealingContext(row)))
+            let token = R.token(row, value: secret, home: home)
             try apply(index) { $0.refreshToken = token }
         }
-        try each("SELECT t.id, t.account_id, t.name, \(value), t.domain, t.path, t.expires_at, t.secure, t.http_only" + scope.clause("cookies", order: "name"), account: 1) { row, index in
-            let id = row.string(0)
-            let cookie = Cookie(
-                id: id, name: row.string(2),
-                value: try open(row, 3, account: row.string(1), SealingContext.cookie(
-                    id, account: row.string(1), name: row.string(2), domain: row.string(4), path: row.string(5),
-                    expiresAt: row.optionalInt64(6), secure: row.int64(7) != 0, httpOnly: row.int64(8) != 0)),
-                domain: row.string(4), path: row.string(5), expiresAt: row.optionalInstant(6),
-                secure: row.int64(7) != 0, httpOnly: row.int64(8) != 0)
+        try each(CredentialQuery<K>(scope, sealed: openSecrets, owner: false, order: .name)) { row, index in
+            let cookie = K.cookie(row, value: try open(row, K.sealedValue.rawValue, account: row.string(K.accountId.rawValue), K.sealingContext(row)))
             try apply(index) { $0.cookies.append(cookie) }
         }
-        try each("SELECT t.account_id, t.name, t.value" + scope.clause("id_token_claims"), account: 0) { row, index in
-            let name = row.string(1)
-            let claim = row.string(2)
+        try each(CredentialQuery<I>(scope, sealed: false, owner: false)) { row, index in
+            let name = row.string(I.name.rawValue)
+            let claim = row.string(I.value.rawValue)
             try apply(index) { $0.idTokenClaims[name] = claim }
         }
-        try each("SELECT t.account_id, t.name, \(value)\(owner)" + scope.clause("extras", owner: openSecrets), account: 0) { row, index in
-            let name = row.string(1)
-            let extra = try open(row, 2, account: row.string(0),
-                                 SealingContext.extra(row.string(0), name, provider: row.string(3), subject: row.string(4)))
+        try each(CredentialQuery<E>(scope, sealed: openSecrets, owner: openSecrets)) { row, index in
+            let name = row.string(E.name.rawValue)
+            let extra = try open(row, E.sealedValue.rawValue, account: row.string(E.accountId.rawValue), E.sealingContext(row))
             try apply(index) { $0.extras[name] = extra }
         }
     }
@@ -497,7 +441,7 @@ extension DeckStore: AccountStore {
         let owner = try RawStatement(db, sql: "SELECT provider_id, subject FROM accounts WHERE id = ?", arguments: [.text(accountId)])
         guard try owner.next() else { throw StoreError.notFound(accountId: accountId) }
         let provider = owner.string(0), subject = owner.string(1)
-        for table in ["access_tokens", "refresh_tokens", "cookies", "id_token_claims", "extras"] {
+        for table in [AccessTokenColumn.table, RefreshTokenColumn.table, CookieColumn.table, ClaimColumn.table, ExtraColumn.table] {
             try db.cachedStatement(sql: "DELETE FROM \(table) WHERE account_id = ?").execute(arguments: [accountId])
         }
         for t in c.accessTokens {
@@ -505,29 +449,78 @@ extension DeckStore: AccountStore {
             let requested = t.requestedScopes.isEmpty ? nil : t.requestedScopes.joined(separator: " ")
             let context = SealingContext.accessToken(t.id, account: accountId, scopes: scopes, requested: requested,
                                                      expiresAt: t.expiresAt?.secondsSinceEpoch, provider: provider, subject: subject)
-            try db.cachedStatement(sql: "INSERT INTO access_tokens (id, account_id, sealed_value, scopes, token_type, obtained_at, expires_at, requested_scopes) VALUES (?,?,?,?,?,?,?,?)")
-                .execute(arguments: [t.id, accountId, try box.sealString(t.value, context: context),
-                                     scopes, t.tokenType, t.obtainedAt.secondsSinceEpoch, t.expiresAt?.secondsSinceEpoch, requested])
+            let sealed = try box.sealString(t.value, context: context)
+            try Self.insertRow(db) { (column: AccessTokenColumn) -> (any DatabaseValueConvertible)? in
+                switch column {
+                case .id: t.id
+                case .accountId: accountId
+                case .sealedValue: sealed
+                case .scopes: scopes
+                case .tokenType: t.tokenType
+                case .obtainedAt: t.obtainedAt.secondsSinceEpoch
+                case .expiresAt: t.expiresAt?.secondsSinceEpoch
+                case .requestedScopes: requested
+                }
+            }
         }
         if let r = c.refreshToken {
-            try db.cachedStatement(sql: "INSERT INTO refresh_tokens (account_id, id, sealed_value, generation, obtained_at, expires_at) VALUES (?,?,?,?,?,?)")
-                .execute(arguments: [accountId, r.id, try box.sealString(RefreshTokenPlaintext.sealed(r.value, home: r.home), context: SealingContext.refreshToken(accountId, r.id, provider: provider, subject: subject)),
-                                     r.generation, r.obtainedAt.secondsSinceEpoch, r.expiresAt?.secondsSinceEpoch])
+            let sealed = try box.sealString(RefreshTokenPlaintext.sealed(r.value, home: r.home),
+                                            context: SealingContext.refreshToken(accountId, r.id, provider: provider, subject: subject))
+            try Self.insertRow(db) { (column: RefreshTokenColumn) -> (any DatabaseValueConvertible)? in
+                switch column {
+                case .accountId: accountId
+                case .id: r.id
+                case .sealedValue: sealed
+                case .generation: r.generation
+                case .obtainedAt: r.obtainedAt.secondsSinceEpoch
+                case .expiresAt: r.expiresAt?.secondsSinceEpoch
+                }
+            }
         }
         for k in c.cookies {
-            try db.cachedStatement(sql: "INSERT INTO cookies (id, account_id, name, sealed_value, domain, path, expires_at, secure, http_only) VALUES (?,?,?,?,?,?,?,?,?)")
-                .execute(arguments: [k.id, accountId, k.name,
-                                     try box.sealString(k.value, context: SealingContext.cookie(k.id, account: accountId, name: k.name, domain: k.domain, path: k.path,
-                                                                                                expiresAt: k.expiresAt?.secondsSinceEpoch, secure: k.secure, httpOnly: k.httpOnly)),
-                                     k.domain, k.path, k.expiresAt?.secondsSinceEpoch, k.secure, k.httpOnly])
+            let sealed = try box.sealString(k.value, context: SealingContext.cookie(k.id, account: accountId, name: k.name, domain: k.domain, path: k.path,
+                                                                                    expiresAt: k.expiresAt?.secondsSinceEpoch, secure: k.secure, httpOnly: k.httpOnly))
+            try Self.insertRow(db) { (column: CookieColumn) -> (any DatabaseValueConvertible)? in
+                switch column {
+                case .id: k.id
+                case .accountId: accountId
+                case .name: k.name
+                case .sealedValue: sealed
+                case .domain: k.domain
+                case .path: k.path
+                case .expiresAt: k.expiresAt?.secondsSinceEpoch
+                case .secure: k.secure
+                case .httpOnly: k.httpOnly
+                }
+            }
         }
         for (name, value) in c.idTokenClaims {
-            try db.cachedStatement(sql: "INSERT INTO id_token_claims (account_id, name, value) VALUES (?,?,?)")
-                .execute(arguments: [accountId, name, value])
+            try Self.insertRow(db) { (column: ClaimColumn) -> (any DatabaseValueConvertible)? in
+                switch column {
+                case .accountId: accountId
+                case .name: name
+                case .value: value
+                }
+            }
         }
         for (name, value) in c.extras {
-            try db.cachedStatement(sql: "INSERT INTO extras (account_id, name, sealed_value) VALUES (?,?,?)")
-                .execute(arguments: [accountId, name, try box.sealString(value, context: SealingContext.extra(accountId, name, provider: provider, subject: subject))])
+            let sealed = try box.sealString(value, context: SealingContext.extra(accountId, name, provider: provider, subject: subject))
+            try Self.insertRow(db) { (column: ExtraColumn) -> (any DatabaseValueConvertible)? in
+                switch column {
+                case .accountId: accountId
+                case .name: name
+                case .sealedValue: sealed
+                }
+            }
         }
+    }
+
+    /// Inserts one row of `C`'s table, every column named by its description and given the
+    /// value `value` says it holds (a switch over the columns: a column added to the table
+    /// and not here does not compile).
+    static func insertRow<C: TableColumn>(_ db: Database, _ value: (C) -> (any DatabaseValueConvertible)?) throws {
+        let placeholders = Array(repeating: "?", count: C.allCases.count).joined(separator: ",")
+        try db.cachedStatement(sql: "INSERT INTO \(C.table) (\(C.list)) VALUES (\(placeholders))")
+            .execute(arguments: StatementArguments(C.allCases.map(value)))
     }
 }

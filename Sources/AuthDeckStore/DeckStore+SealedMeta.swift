@@ -3,8 +3,7 @@ import GRDB
 import AuthDeckVault
 
 /// The records the `authdeck` front reads from the meta table without the full binary
-/// (`SealedMetaRecord`: `TokenFastPath`, `HelperFastPath`, `TenantPins`). One reader and one
-/// writer for the three.
+/// (`SealedMetaRecord`: `FrontRecord`, `StatusFastPath`). One reader and one writer for both.
 extension DeckStore {
     /// The stored record of type `R`, nil when there is none, it does not parse or its seal
     /// does not open.
@@ -18,13 +17,14 @@ extension DeckStore {
     }
 
     /// Stores `record` with its seal, in one transaction, when it differs from the stored one
-    /// (a write only after config edits).
+    /// (a write only after config edits); the records it replaced go in the same transaction.
     public func saveSealedRecord<R: SealedMetaRecord>(_ record: R) throws {
         guard try sealedRecord(R.self) != record else { return }
         try write { db in
             try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", arguments: [R.metaKey, record.encoded])
             try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
                            arguments: [R.sealKey, Data(try box.seal([], context: record.sealingContext))])
+            for key in R.retiredMetaKeys { try db.execute(sql: "DELETE FROM meta WHERE key = ?", arguments: [key]) }
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import AuthDeckSQLite
+import AuthDeckVault
 import Crypto
 import AuthDeckCore
 import AuthDeckPlatform
@@ -222,6 +223,7 @@ public final class DeckStore: Sendable {
         let ready = try pool.read { db in
             try Int32.fetchOne(db, sql: "PRAGMA application_id") == Schema.applicationID
                 && Schema.migrator.hasCompletedMigrations(db)
+                && ((Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0) >= StoreLayout.schemaVersion || Schema.migrator.hasBeenSuperseded(db))
         }
         guard !ready else { return pool }
         try pool.write { db in
@@ -245,6 +247,13 @@ public final class DeckStore: Sendable {
                 usleep(20_000)
             }
             throw error
+        }
+        // A store migrated before the version was stamped (by an authdeck that did not stamp
+        // it) gets it now, once; a newer authdeck's store is left as it is.
+        try pool.write { db in
+            if try !Schema.migrator.hasBeenSuperseded(db), (try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0) < StoreLayout.schemaVersion {
+                try Schema.stampVersion(db)
+            }
         }
         return pool
     }

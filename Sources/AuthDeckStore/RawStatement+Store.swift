@@ -1,5 +1,4 @@
 import GRDB
-import AuthDeckCore
 import AuthDeckSQLite
 
 extension RawStatement {
@@ -11,12 +10,6 @@ extension RawStatement {
         }
         try self.init(connection, sql: sql, arguments: arguments)
     }
-
-    /// An integer column of seconds since the epoch (the epoch for NULL).
-    func instant(_ index: Int32) -> Instant { Instant(secondsSinceEpoch: int64(index)) }
-
-    /// An integer column of seconds since the epoch, nil for NULL.
-    func optionalInstant(_ index: Int32) -> Instant? { optionalInt64(index).map(Instant.init(secondsSinceEpoch:)) }
 }
 
 extension DatabaseError {

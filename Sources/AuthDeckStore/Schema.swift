@@ -1,9 +1,13 @@
 import GRDB
+import AuthDeckVault
 
-/// The store's schema as named, append-only migrations.
+/// The store's schema as named, append-only migrations: one body for each of the vault's
+/// `StoreMigration` cases, which name them for the front too.
 ///
 /// Never edit a migration that has shipped: add a new one. GRDB runs each in its own
-/// transaction and records its name, so a crash mid-migration leaves the previous schema.
+/// transaction and records its name, so a crash mid-migration leaves the previous schema; the
+/// last one also stamps `PRAGMA user_version` (`StoreLayout.schemaVersion`), which the front
+/// reads instead of GRDB's own table.
 enum Schema {
     /// `PRAGMA application_id` of an authdeck store ("ADK1"), so a foreign SQLite file is
     /// recognised and left alone.
@@ -11,7 +15,25 @@ enum Schema {
 
     static var migrator: DatabaseMigrator {
         var m = DatabaseMigrator()
-        m.registerMigration("001-initial") { db in
+        for migration in StoreMigration.allCases {
+            m.registerMigration(migration.rawValue) { db in
+                try apply(migration, db)
+                if migration == StoreMigration.allCases.last { try stampVersion(db) }
+            }
+        }
+        return m
+    }
+
+    /// Records in the file's header which schema it holds (`StoreLayout.schemaVersion`), for
+    /// the front, which must not read GRDB's private `grdb_migrations` table.
+    static func stampVersion(_ db: Database) throws {
+        try db.execute(sql: "PRAGMA user_version = \(StoreLayout.schemaVersion)")
+    }
+
+    /// The schema change `migration` makes.
+    static func apply(_ migration: StoreMigration, _ db: Database) throws {
+        switch migration {
+        case .initial:
             try db.execute(sql: """
                 CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value BLOB NOT NULL);
                 CREATE TABLE accounts (
@@ -95,8 +117,7 @@ enum Schema {
                     fetched_at INTEGER NOT NULL
                 );
                 """)
-        }
-        m.registerMigration("002-provider-secrets") { db in
+        case .providerSecrets:
             try db.execute(sql: """
                 CREATE TABLE provider_secrets (
                     provider_id TEXT NOT NULL,
@@ -105,13 +126,11 @@ enum Schema {
                     PRIMARY KEY (provider_id, name)
                 );
                 """)
-        }
-        m.registerMigration("003-access-token-requested-scopes") { db in
+        case .accessTokenRequestedScopes:
             // The scopes a token was asked for when not the provider's configured ones (NULL:
             // the configured ones), so `token ACCOUNT` never hands out another audience's token.
             try db.execute(sql: "ALTER TABLE access_tokens ADD COLUMN requested_scopes TEXT")
-        }
-        m.registerMigration("004-sealed-metadata") { db in
+        case .sealedMetadata:
             // The seal of each account row and cached document (`SealingContext.account`,
             // `.document`): what decides where a secret goes and for whom, authenticated under
             // the data key. Filled by `DeckStore.sealMetadata` when the store is next opened
@@ -121,6 +140,5 @@ enum Schema {
                 ALTER TABLE discovery_cache ADD COLUMN seal BLOB;
                 """)
         }
-        return m
     }
 }

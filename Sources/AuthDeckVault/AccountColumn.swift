@@ -1,15 +1,14 @@
-/// The accounts table's columns, described once for both binaries: their names and their order
-/// in every SELECT of whole accounts (`list`). The store reads and writes by it
-/// (`AccountColumn.value(of:)`), the front names the columns it reads from it.
-///
-/// Why: the SELECT, the reader (`row.string(0)` … `optionalString(15)`) and the writer (16
-/// positional binds) each spelled the order, and the front its own list; a column added to one
-/// and not the others read one field as another without an error.
-public enum AccountColumn: Int32, CaseIterable, Sendable {
+import AuthDeckCore
+import AuthDeckSQLite
+
+/// The accounts table's columns (`TableColumn`): the store reads and writes by them
+/// (`AccountColumn.value(of:)`), the front names the columns it reads from them.
+public enum AccountColumn: Int32, TableColumn {
     case id, providerId, subject, username, displayName, realm, createdAt, lastSignInAt, lastUsedAt
     case errorClass, errorCode, errorRemedy, errorAt, failedAttempts, quarantinedAt, quarantineReason
 
-    /// The column's name in SQL.
+    public static let table = "accounts"
+
     public var name: String {
         switch self {
         case .id: "id"
@@ -31,11 +30,21 @@ public enum AccountColumn: Int32, CaseIterable, Sendable {
         }
     }
 
-    /// Every column in reading order, for `SELECT \(list) FROM accounts`.
-    public static let list = allCases.map(\.name).joined(separator: ", ")
-
-    /// `columns`' names for a SELECT that reads them in that order.
-    public static func names(_ columns: [AccountColumn]) -> String {
-        columns.map(\.name).joined(separator: ", ")
+    /// The account on `row`, a row of `SELECT \(list) FROM accounts`, as both binaries read it;
+    /// its realm is the same String as `realmBefore` (the previous row's) when the text is the
+    /// same (every account of a tenant has the same realm: an allocation fewer a row).
+    public static func account(_ row: RawStatement, realmBefore: String? = nil) -> Account {
+        typealias C = AccountColumn
+        var error: AccountError?
+        if let cls = row.optionalString(C.errorClass.rawValue), let errorClass = ErrorClass(rawValue: cls) {
+            error = AccountError(errorClass: errorClass, code: row.string(C.errorCode.rawValue), remedy: row.string(C.errorRemedy.rawValue),
+                                 at: row.instant(C.errorAt.rawValue))
+        }
+        return Account(id: row.string(C.id.rawValue), providerId: row.string(C.providerId.rawValue), subject: row.string(C.subject.rawValue),
+                       username: row.string(C.username.rawValue), displayName: row.string(C.displayName.rawValue),
+                       realm: row.optionalString(C.realm.rawValue, sameAs: realmBefore), createdAt: row.instant(C.createdAt.rawValue),
+                       lastSignInAt: row.optionalInstant(C.lastSignInAt.rawValue), lastUsedAt: row.optionalInstant(C.lastUsedAt.rawValue),
+                       lastError: error, failedAttempts: Int(row.int64(C.failedAttempts.rawValue)),
+                       quarantinedAt: row.optionalInstant(C.quarantinedAt.rawValue), quarantineReason: row.optionalString(C.quarantineReason.rawValue))
     }
 }

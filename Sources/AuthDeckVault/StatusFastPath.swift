@@ -30,10 +30,10 @@ public struct StatusFastPath: Equatable, Sendable {
         self.providers = providers?.map(\.stateRulesView)
     }
 
-    /// The stored form: length-prefixed fields (`HelperFastPath.field`); an absent span or
+    /// The stored form: length-prefixed fields (`MetaFieldReader`); an absent span or
     /// provider list is `-`, options in sorted order.
     public var encoded: String {
-        typealias F = HelperFastPath
+        typealias F = MetaFieldReader
         var out = F.field(configIdentity)
         for span in [statePolicy.expiringSoonWindow, statePolicy.clockSkew, pruneSettings.signInGrace, pruneSettings.rejectedGrace] {
             out += F.field(String(span.seconds))
@@ -50,7 +50,7 @@ public struct StatusFastPath: Equatable, Sendable {
 
     /// The record of `encoded`, nil for anything that is not exactly one (canonical form only).
     public init?(encoded: String) {
-        var reader = HelperFastPath.FieldReader(bytes: Array(encoded.utf8))
+        var reader = MetaFieldReader(encoded)
         guard let identity = reader.field(), let window = reader.number(), let skew = reader.number(),
               let signInGrace = reader.number(), let rejectedGrace = reader.number() else { return nil }
         var unused: TimeSpan?

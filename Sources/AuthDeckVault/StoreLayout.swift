@@ -1,9 +1,15 @@
-/// What of the store's schema both binaries rely on: the migrations the front knows, the meta
-/// rows it reads, and the "last used" rule it applies as the full binary does.
+/// What of the store's schema both binaries rely on: the schema version the front knows, the
+/// meta rows it reads, and the "last used" rule it applies as the full binary does.
 public enum StoreLayout {
-    /// Every migration, in order. The front answers only from a store whose applied migrations
-    /// are all in this list: a newer store's columns may mean something else.
-    public static let migrations = ["001-initial", "002-provider-secrets", "003-access-token-requested-scopes", "004-sealed-metadata"]
+    /// Every migration's name, in order (`StoreMigration`).
+    public static let migrations = StoreMigration.allCases.map(\.rawValue)
+
+    /// The schema this code knows, as the store stamps it in SQLite's `PRAGMA user_version`
+    /// once every migration has run: their number. The front answers only from a store of
+    /// exactly this version — a newer store's columns may mean something else, an older or
+    /// unstamped one is authdeck-full's to migrate — and so never reads GRDB's own
+    /// `grdb_migrations` table, whose name and shape are GRDB's to change.
+    public static let schemaVersion = StoreMigration.allCases.count
 
     /// Meta rows: which key source seals the data key, and the data key sealed by each source.
     public static let keySourceKey = "key_source"

@@ -81,7 +81,8 @@ import AuthDeckVault
         let served = try lone.run(["token", "work/0000a001"])
         #expect(served.status == 0 && served.stdout == validToken + "\n", "the lone front serves: \(served.stderr)")
         let r = try BinaryRunner(executable: "/usr/bin/sqlite3").run([storePath,
-            "UPDATE meta SET value = '0' || substr(CAST(value AS TEXT), instr(CAST(value AS TEXT), char(10))) WHERE key = 'fast_token.v1'"])
+            "UPDATE meta SET value = '1:0' || substr(CAST(value AS TEXT), 5) WHERE key = 'fast_front.v1' AND substr(CAST(value AS TEXT), 1, 4) = '2:60'"])
+        #expect(try BinaryRunner(executable: "/usr/bin/sqlite3").run([storePath, "SELECT substr(CAST(value AS TEXT), 1, 3) FROM meta WHERE key = 'fast_front.v1'"]).stdout == "1:0\n")
         #expect(r.status == 0, "\(r.stderr)")
         try expectHandedOver(["token", "work/0000a001"], "an edited margin is not believed")
     }
@@ -92,10 +93,10 @@ import AuthDeckVault
     @Test func theFrontServesNoTokenOfAnotherTenantThanItsProviderPins() throws {
         #expect(try runner.run(["token", "work/0000a001"]).status == 0)
         #expect(try lone.run(["token", "work/0000a001"]).status == 0, "the records are in place")
-        #expect(try openStore().sealedRecord(TenantPins.self)?.pins["prod"] == DeckFixture.prodTenant)
+        #expect(try openStore().sealedRecord(FrontRecord.self)?.pins["prod"] == DeckFixture.prodTenant)
         try expectHandedOver(["token", "prod/0000a008"], "an account of another tenant")
         let r = try BinaryRunner(executable: "/usr/bin/sqlite3").run([storePath,
-            "UPDATE meta SET value = replace(CAST(value AS TEXT), '\(DeckFixture.prodTenant)', '\(DeckFixture.devTenant)') WHERE key = 'tenant_pins.v1'"])
+            "UPDATE meta SET value = replace(CAST(value AS TEXT), '\(DeckFixture.prodTenant)', '\(DeckFixture.devTenant)') WHERE key = 'fast_front.v1'"])
         #expect(r.status == 0, "\(r.stderr)")
         try expectHandedOver(["token", "work/0000a001"], "tenant pins edited without the key")
     }
@@ -106,7 +107,7 @@ import AuthDeckVault
         let full = try runner.run(["token", "work/0000a001"])
         #expect(full.status == 0, "\(full.stderr)")
         #expect(full.stdout == validToken + "\n")
-        let record = try #require(try openStore().sealedRecord(TokenFastPath.self))
+        let record = try #require(try openStore().sealedRecord(FrontRecord.self))
         #expect(record.clockSkewSeconds == 60)
         #expect(record.configIdentity.hasPrefix(configPath + " "))
 
@@ -163,14 +164,33 @@ import AuthDeckVault
         #expect(r.stderr == "authdeck: cannot write to standard output: No space left on device\n", "\(r.stderr)")
     }
 
-    /// A store a newer authdeck migrated is the full binary's: the front checks the migrations
-    /// applied against the ones it knows (`StoreLayout.migrations`) before trusting a column.
+    /// A store a newer authdeck migrated is the full binary's: the front checks the schema
+    /// version the store stamps (`StoreLayout.schemaVersion`, SQLite's user_version) against
+    /// the one it knows before trusting a column. A newer authdeck records its migration and
+    /// stamps its version, as this one does.
     @Test func aStoreMigratedByANewerAuthdeckIsHandedOver() throws {
         #expect(try runner.run(["token", "work/0000a001"]).status == 0)
         #expect(try lone.run(["token", "work/0000a001"]).status == 0)
         let sqlite = BinaryRunner(executable: "/usr/bin/sqlite3", environment: [:])
-        #expect(try sqlite.run([storePath, "INSERT INTO grdb_migrations (identifier) VALUES ('999-from-the-future')"]).status == 0)
+        #expect(try sqlite.run([storePath, "INSERT INTO grdb_migrations (identifier) VALUES ('999-from-the-future'); PRAGMA user_version = \(StoreLayout.schemaVersion + 1)"]).status == 0)
         try expectHandedOver(["token", "work/0000a001"], "an unknown migration")
+    }
+
+    /// The front knows the schema by the version the store stamps, not by GRDB's private
+    /// `grdb_migrations` table: with that table out of its sight it still answers, and a store
+    /// as an authdeck that did not stamp its version left it (user_version 0: every store
+    /// before issue 42) is handed over until authdeck-full has opened it once.
+    @Test func theFrontReadsTheStampedSchemaVersionNotGRDBsTable() throws {
+        #expect(try runner.run(["token", "work/0000a001"]).status == 0)
+        let sqlite = BinaryRunner(executable: "/usr/bin/sqlite3", environment: [:])
+        #expect(try sqlite.run([storePath, "PRAGMA user_version"]).stdout == "\(StoreLayout.schemaVersion)\n")
+        #expect(try sqlite.run([storePath, "ALTER TABLE grdb_migrations RENAME TO grdb_migrations_aside"]).status == 0)
+        #expect(try lone.run(["token", "work/0000a001"]).stdout == validToken + "\n", "no grdb_migrations table to read")
+        #expect(try sqlite.run([storePath, "ALTER TABLE grdb_migrations_aside RENAME TO grdb_migrations; PRAGMA user_version = 0"]).status == 0)
+        try expectHandedOver(["token", "work/0000a001"], "a store whose version was never stamped")
+        #expect(try runner.run(["token", "work/0000a001"]).stdout == validToken + "\n")
+        #expect(try sqlite.run([storePath, "PRAGMA user_version"]).stdout == "\(StoreLayout.schemaVersion)\n", "stamped on opening")
+        #expect(try lone.run(["token", "work/0000a001"]).stdout == validToken + "\n")
     }
 
     @Test func anEditedConfigIsReadAgainByTheFullBinaryAndItsClockSkewHonoured() throws {
@@ -184,7 +204,7 @@ import AuthDeckVault
         // authdeck-full records the new file (this account needs a sign-in: no network is tried).
         let mfa = try runner.run(["token", "work/0000a005"])
         #expect(mfa.status == 3, "\(mfa.stderr)")
-        #expect(try openStore().sealedRecord(TokenFastPath.self)?.clockSkewSeconds == 3 * 3600)
+        #expect(try openStore().sealedRecord(FrontRecord.self)?.clockSkewSeconds == 3 * 3600)
         try expectHandedOver(["token", "work/0000a001"], "2 h left is inside the recorded 3 h margin")
 
         // Back to the original text (a new file: new inode and times), read again before the front answers.

@@ -4,6 +4,7 @@ import AuthDeckCore
 import AuthDeckStore
 import AuthDeckTestSupport
 import AuthDeckPlatform
+import AuthDeckVault
 
 /// The front answers git's and kubectl's helpers itself (issue 28's speed goal) when the
 /// routed account's cached token is certainly valid, byte for byte as `authdeck-full` does,
@@ -119,6 +120,28 @@ import AuthDeckPlatform
         // A stand-in for authdeck-full that fails is never reached.
         let r = try decoy.run(get, stdin: Self.request("contoso/repo.git"))
         #expect(r.status == 0 && r.stdout == answer, "\(r.stdout) \(r.stderr)")
+    }
+
+    /// One record of the config for the front (`FrontRecord`), written by the token use case
+    /// whichever command ran it: after `authdeck token` alone, the front answers git's and
+    /// kubectl's helpers too, and after a helper's call, `token` (each command wrote a record
+    /// of its own, and the front answered only the commands whose record was there).
+    @Test func oneRecordWrittenByAnyTokenCallServesEveryFastCommand() throws {
+        let get = ["git-credential", "get"]
+        #expect(try runner.run(["token", "work/0000a001"]).stdout == validToken + "\n")
+        let git = try lone.run(get, stdin: Self.request("contoso/repo.git"))
+        #expect(git.status == 0 && git.stdout.hasPrefix("username=taro@contoso.com\npassword=\(validToken)\n"), "\(git.stderr)")
+        let kube = try lone.run(["kube-credential", "work/0000a001"])
+        #expect(kube.status == 0 && kube.stdout.contains(validToken), "\(kube.stderr)")
+        // The other way round, from a store whose record was deleted: a helper's call records it.
+        let sqlite = BinaryRunner(executable: "/usr/bin/sqlite3", environment: [:])
+        #expect(try sqlite.run([storePath, "DELETE FROM meta WHERE key LIKE 'fast_%'"]).status == 0)
+        try expectHandedOver(["token", "work/0000a001"], "no record")
+        #expect(try runner.run(get, stdin: Self.request("named/app.git")).status == 0)
+        #expect(try lone.run(["token", "work/0000a001"]).stdout == validToken + "\n")
+        let record = try #require(try openStore().sealedRecord(FrontRecord.self))
+        #expect(record.routes.map(\.account) == ["work/0000a001", "work/0000a003", "jiro", "work", "work/0000a001", "work/0000a001"])
+        #expect(record.clockSkewSeconds == 60 && record.pins["prod"] == DeckFixture.prodTenant)
     }
 
     /// git's request read as git reads it, and a path that climbs out of its route (issue 38):
@@ -243,17 +266,17 @@ import AuthDeckPlatform
     /// another account, a seal copied from another record) is handed over, never believed.
     @Test func aRouteRecordEditedWithoutTheKeyIsNotBelieved() throws {
         let get = ["git-credential", "get"]
-        #expect(try runner.run(["token", "work/0000a001"]).status == 0, "the token record, whose seal is tried below")
+        #expect(try runner.run(["token", "work/0000a001"]).status == 0, "the record, written by the token use case")
         try expectSameAnswer(get, stdin: Self.request("named"))
         let sqlite = BinaryRunner(executable: "/usr/bin/sqlite3", environment: [:])
         // The entry for /named pointed from jiro at taro's account, whose token is valid too.
-        let edit = try sqlite.run([storePath, "UPDATE meta SET value = replace(CAST(value AS TEXT), '4:jiro', '13:work/0000a001') WHERE key = 'fast_helpers.v1'"])
+        let edit = try sqlite.run([storePath, "UPDATE meta SET value = replace(CAST(value AS TEXT), '4:jiro', '13:work/0000a001') WHERE key = 'fast_front.v1'"])
         #expect(edit.status == 0, "\(edit.stderr)")
-        #expect(try sqlite.run([storePath, "SELECT instr(CAST(value AS TEXT), '13:work/0000a001+') > 0 FROM meta WHERE key = 'fast_helpers.v1'"]).stdout == "1\n")
+        #expect(try sqlite.run([storePath, "SELECT instr(CAST(value AS TEXT), '13:work/0000a001+') > 0 FROM meta WHERE key = 'fast_front.v1'"]).stdout == "1\n")
         try expectHandedOver(get, stdin: Self.request("named"), "an edited route")
-        // The token record's seal is no seal for the helpers' record.
+        // A value sealed under the same key for another place is no seal for the record.
         #expect(try sqlite.run([storePath, """
-            UPDATE meta SET value = (SELECT value FROM meta WHERE key = 'fast_token.v1.seal') WHERE key = 'fast_helpers.v1.seal'
+            UPDATE meta SET value = (SELECT sealed_value FROM access_tokens LIMIT 1) WHERE key = 'fast_front.v1.seal'
             """]).status == 0)
         try expectHandedOver(get, stdin: Self.request("named"), "a seal from elsewhere")
         // authdeck-full writes a good record again.

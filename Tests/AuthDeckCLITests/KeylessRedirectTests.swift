@@ -137,11 +137,12 @@ import AuthDeckPlatform
         #expect(try runner.run(["token", Self.jiro]).stdout == (try secret(of: Self.jiro)) + "\n")
     }
 
-    /// The front's tenant pins deleted: it cannot tell the dev tenant's account from prod's, so
-    /// it hands every call over, and authdeck-full (which reads the pins from config) refuses it.
+    /// The front's record with its tenant pins deleted: it cannot tell the dev tenant's account
+    /// from prod's, so it hands every call over, and authdeck-full (which reads the pins from
+    /// config) refuses it.
     @Test func deletedTenantPinsServeNoOtherTenant() throws {
         try expectTaroAnswers()
-        try sql("DELETE FROM meta WHERE key LIKE 'tenant_pins.v1%'")
+        try sql("DELETE FROM meta WHERE key LIKE 'fast_front.v1%'")
         for query in ["prod", Self.devTenant, Self.taro] {
             let fast = try lone.run(["token", query])
             #expect(fast.status == 1 && fast.stderr.contains("cannot find authdeck-full"), "\(query): the front hands over")

@@ -10,14 +10,15 @@ import ArgumentParser
         [], ["deck"], ["accounts"], ["accounts", "--json"], ["accounts", "--json", "--config", "/c.toml"],
         ["accounts", "--store", "/s.db", "--json", "--provider", "work"], ["accounts", "--provider", "work"],
         ["deck", "--config", "/c.toml", "--store", "/s.db"], ["deck", "--theme", "dusk"], ["deck", "--theme", "dusk", "--config", "c"],
-        ["accounts", "--config", "a b", "--json"], ["deck", "--config", "é.toml"],
+        ["accounts", "--config", "a b", "--json"], ["deck", "--config", "é.toml"], ["token", "x"], ["token", "work/a@b"],
     ]
 
     /// Near misses, left to ArgumentParser (help, errors, other spellings and commands).
     static let left: [[String]] = [
         ["accounts", "--json", "--json"], ["accounts", "--config"], ["accounts", "--config", "--json"], ["accounts", "--config=/c"],
         ["accounts", "--help"], ["accounts", "-h"], ["accounts", "help"], ["deck", "--json"], ["accounts", "--theme", "x"],
-        ["ls", "--json"], ["--version"], ["--config", "c", "accounts"], ["accounts", "extra"], ["status"], ["token", "x"],
+        ["ls", "--json"], ["--version"], ["--config", "c", "accounts"], ["accounts", "extra"], ["status"], ["token"],
+        ["token", "-x"], ["token", "x", "y"], ["token", "x", "--json"], ["token", "--scope", "s", "x"], ["token", "--help"],
         ["deck", "--theme"], ["accounts", "--provider", "-x"], ["help"], ["accounts", "--json", "extra"],
     ]
 
@@ -31,6 +32,10 @@ import ArgumentParser
         let fast = try #require(FastArguments(arguments))
         let parsed = try AuthDeckCommand.parseAsRoot(arguments)
         switch fast.command {
+        case .token(let account):
+            let token = try #require(parsed as? TokenCommand)
+            #expect(token.account == account && token.scope.isEmpty && !token.json && token.format == "token" && !token.decode)
+            #expect(token.global.store == nil && token.global.config == nil && fast.store == nil && fast.config == nil)
         case .bare:
             let root = try #require(parsed as? AuthDeckCommand)
             #expect(root.global.store == fast.store && root.global.config == fast.config)

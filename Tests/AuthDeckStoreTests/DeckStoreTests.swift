@@ -130,6 +130,52 @@ import AuthDeckPlatform
         #expect(r.stdout.split(separator: "\n").map(String.init) == StoreLayout.migrations)
     }
 
+    /// The store stamps the schema version the front checks (`StoreLayout.schemaVersion`, in
+    /// SQLite's user_version) when its last migration runs, and on opening a store migrated by
+    /// an authdeck that did not stamp it (every store before issue 42: user_version 0); a newer
+    /// authdeck's store is not written.
+    @Test func theSchemaVersionIsStampedForTheFront() throws {
+        let dir = TempDirectory()
+        let loc = location(dir)
+        _ = try DeckStore.open(loc, clock: clock)
+        func version() throws -> Int {
+            let queue = try DatabaseQueue(path: loc.databasePath)
+            defer { try? queue.close() }
+            return try queue.read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") ?? -1 }
+        }
+        func set(_ sql: String) throws {
+            let queue = try DatabaseQueue(path: loc.databasePath)
+            try queue.write { db in try db.execute(sql: sql) }
+            try queue.close()
+        }
+        #expect(try version() == StoreLayout.schemaVersion && StoreLayout.schemaVersion == StoreMigration.allCases.count)
+        try set("PRAGMA user_version = 0")
+        _ = try DeckStore.open(loc, clock: clock)
+        #expect(try version() == StoreLayout.schemaVersion, "an unstamped store is stamped on opening")
+        try set("INSERT INTO grdb_migrations (identifier) VALUES ('999-from-the-future'); PRAGMA user_version = 0")
+        _ = try DeckStore.open(loc, clock: clock)
+        #expect(try version() == 0, "a newer authdeck's store is only read")
+    }
+
+    /// Each table's description (`AccountColumn`, `AccessTokenColumn`, …) names exactly the
+    /// columns the migrations make, in the order of the table: a column added to the schema
+    /// and not to its description (or the reverse) fails here, not as a field read as another.
+    @Test func everyTableDescriptionIsTheSchemasOwn() throws {
+        let dir = TempDirectory()
+        _ = try DeckStore.open(location(dir), clock: clock)
+        let queue = try DatabaseQueue(path: location(dir).databasePath)
+        defer { try? queue.close() }
+        func columns(_ table: String) throws -> [String] {
+            try queue.read { db in try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?) ORDER BY cid", arguments: [table]) }
+        }
+        #expect(try columns(AccountColumn.table) == AccountColumn.allCases.map(\.name) + ["seal"], "the seal is the store's own")
+        #expect(try columns(AccessTokenColumn.table) == AccessTokenColumn.allCases.map(\.name))
+        #expect(try columns(RefreshTokenColumn.table) == RefreshTokenColumn.allCases.map(\.name))
+        #expect(try columns(CookieColumn.table) == CookieColumn.allCases.map(\.name))
+        #expect(try columns(ClaimColumn.table) == ClaimColumn.allCases.map(\.name))
+        #expect(try columns(ExtraColumn.table) == ExtraColumn.allCases.map(\.name))
+    }
+
     /// The narrow read by provider and subject: that provider's accounts only, quarantined ones
     /// too, each with its own credentials opened.
     @Test func accountsBySubjectAreTheProvidersOwnWithTheirCredentials() throws {
@@ -605,6 +651,7 @@ import AuthDeckPlatform
         let queue = try DatabaseQueue(path: loc.databasePath)
         let names = try queue.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
         #expect(names == ["001-initial", "002-provider-secrets", "003-access-token-requested-scopes", "004-sealed-metadata"])
+        #expect(names == StoreMigration.allCases.map(\.rawValue), "the names the front knows are the ones the store records")
         let appID = try queue.read { db in try Int32.fetchOne(db, sql: "PRAGMA application_id") }
         #expect(appID == 0x4144_4B31)
     }

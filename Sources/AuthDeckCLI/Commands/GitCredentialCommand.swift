@@ -36,7 +36,7 @@ struct GitCredentialCommand: AsyncParsableCommand {
         NetworkWarmup.beginIfDue()
         let context = DeckContext(global)
         // Taken before the file is read, so an edit in between makes the front's record stale.
-        let configIdentity = TokenFastPath.configIdentity(path: context.configPath)
+        let configIdentity = ConfigFileIdentity.of(path: context.configPath)
         let config = try context.loadConfig()
         guard let route = CredentialRoute.route(for: url, in: config.credentials.filter { !$0.isDockers }) else { return }
         // git sends the token where it asked for it: held to the one decision like every sender.

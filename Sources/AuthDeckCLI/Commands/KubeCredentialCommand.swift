@@ -28,7 +28,7 @@ struct KubeCredentialCommand: AsyncParsableCommand {
         if let server = info.server, let refusal = SecretDestination.refusal(.accessToken, to: server) {
             throw CLIError.failure("kube-credential for \(TerminalText.inert(server)): \(refusal); nothing was given to kubectl")
         }
-        let configIdentity = TokenFastPath.configIdentity(path: context.configPath)
+        let configIdentity = ConfigFileIdentity.of(path: context.configPath)
         let config = try context.loadConfig()
         let route = CredentialRoute(url: "kubectl", account: account, scopes: scope)
         let token: AccessToken

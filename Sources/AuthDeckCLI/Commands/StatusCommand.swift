@@ -68,7 +68,7 @@ struct StatusCommand: AsyncParsableCommand {
     /// call from (`StatusFastPath`) is saved for this config file.
     func shortLine(_ context: DeckContext) throws {
         // Taken before the file is read, so an edit in between makes the record stale, not wrongly fresh.
-        let configIdentity = TokenFastPath.configIdentity(path: context.configPath)
+        let configIdentity = ConfigFileIdentity.of(path: context.configPath)
         let config = try context.loadConfig()
         guard let store = try context.openStoreIfPresent() else { return }
         if let configIdentity {

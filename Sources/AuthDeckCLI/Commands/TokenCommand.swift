@@ -2,7 +2,6 @@ import ArgumentParser
 import AuthDeckCore
 import AuthDeckProviders
 import AuthDeckPlatform
-import AuthDeckVault
 import AuthDeckApp
 
 /// `authdeck token ACCOUNT`: prints a valid access token for scripts, and nothing else.
@@ -86,16 +85,12 @@ struct TokenCommand: AsyncParsableCommand {
         NetworkWarmup.beginIfDue()
         // The config file's identity is taken before it is read, so an edit in between makes
         // the record stale (the front then defers to this binary) instead of wrongly fresh.
-        let configIdentity = TokenFastPath.configIdentity(path: context.configPath)
+        let configIdentity = ConfigFileIdentity.of(path: context.configPath)
         let (config, store, stored) = try context.openAccount(account)
         if let profile = config.provider(stored.account.providerId), !ProviderCapabilities.of(profile).producesTokens {
             throw Self.cookieAccount(stored.account, profile: profile)
         }
-        if let configIdentity {
-            try? store.saveSealedRecord(TokenFastPath(configIdentity: configIdentity, clockSkewSeconds: config.statePolicy.clockSkew.seconds))
-            try? store.saveSealedRecord(TenantPins(configIdentity: configIdentity, providers: config.providers))
-        }
-        let token = try await TokenAccess(wiring: context.wiring(store), config: config).token(stored, scopes: scope)
+        let token = try await TokenAccess(wiring: context.wiring(store), config: config, configIdentity: configIdentity).token(stored, scopes: scope)
         let a = stored.account
         switch shape {
         case .token: return Output.raw(token.value.exposedValue + "\n")
