@@ -7,8 +7,9 @@ import AuthDeckHTTP
 /// what `az acr login` hands docker — so docker pulls with authdeck's sign-in and keeps none
 /// of its own.
 ///
-/// Over https only, TLS verified (against the entry's `ca_file` for a private registry); the
-/// Entra token is redacted from any error.
+/// Over https, TLS verified (against the entry's `ca_file` for a private registry), or plain
+/// http where the entry names a registry on this machine's loopback that way (the gate allows
+/// no other); the Entra token is redacted from any error.
 public struct RegistryExchange: Sendable {
     let http: any HTTPClient
 
@@ -16,9 +17,10 @@ public struct RegistryExchange: Sendable {
         http = CurlHTTPClient(userAgent: "authdeck/\(AuthDeckCore.version)", environment: environment)
     }
 
-    /// The registry refresh token for `registry` (`host[:port]`).
-    public func refreshToken(registry: String, token: AccessToken, caFile: String?) async throws -> Secret {
-        let url = "https://\(registry)/oauth2/exchange"
+    /// The registry refresh token for `registry` (`host[:port]`), asked over `scheme` (the
+    /// `[[credential]]` entry's).
+    public func refreshToken(registry: String, scheme: String = "https", token: AccessToken, caFile: String?) async throws -> Secret {
+        let url = "\(scheme == "http" ? "http" : "https")://\(registry)/oauth2/exchange"
         var request = HTTPRequest.form(url, [("grant_type", "access_token"), ("service", registry), ("access_token", token.value.exposedValue)],
                                        headers: [HTTPHeader("Accept", "application/json")])
         request.tls.caFile = caFile

@@ -10,8 +10,10 @@ public protocol ProviderAdapter: Sendable {
     func signIn(flow: SignInFlow, presenter: any SignInPresenter, options: SignInOptions) async throws -> SignInResult
 
     /// Renews without a person, returning the account's new credentials (the caller
-    /// commits them before anything uses them). `scopes` empty means the profile's.
-    func renew(_ stored: StoredAccount, scopes: [String]) async throws -> Credentials
+    /// commits them before anything uses them). `scopes` empty means the profile's. The
+    /// adapter hands `hearing` to the token endpoint that spends the refresh token, which
+    /// tells it of the rotated one as soon as the answer is read (`RotationHearing`).
+    func renew(_ stored: StoredAccount, scopes: [String], hearing: RotationHearing?) async throws -> Credentials
 
     /// Tells the server to forget the account's grant (RFC 7009 and kin); throws
     /// `RevocationUnavailable` when this provider offers no way to.
@@ -38,6 +40,12 @@ public protocol ProviderAdapter: Sendable {
 }
 
 extension ProviderAdapter {
+    /// Renews with no one listening for a rotated refresh token (tests, and callers that
+    /// commit nothing).
+    public func renew(_ stored: StoredAccount, scopes: [String]) async throws -> Credentials {
+        try await renew(stored, scopes: scopes, hearing: nil)
+    }
+
     public func probe(_ stored: StoredAccount) async throws -> Bool? { nil }
     public var resourceHeaders: [ResourceHeader] { [] }
     public var keepsRegistration: Bool { false }

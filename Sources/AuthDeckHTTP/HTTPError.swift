@@ -29,8 +29,12 @@ public enum HTTPError: Error, Equatable, CustomStringConvertible {
         case .transport(_, let m, let host): return "\(host): \(m)"
         case .tlsVerification(let m, let host): return "\(host): TLS certificate not trusted (\(m))"
         case .tlsRefused(let m, let host, let presented):
-            return "\(host): the TLS handshake failed (\(m)); " + (presented ? "does the server trust the client certificate presented?"
-                                                                             : "does the server require a client certificate?")
+            if presented { return "\(host): the TLS handshake failed (\(m)); does the server trust the client certificate presented?" }
+            if Self.isClosedHandshake(m) {
+                return "\(host): the server closed the connection during the TLS handshake (\(m)); does it speak plain http "
+                    + "(an http:// URL is allowed only for this machine's loopback), or require a client certificate?"
+            }
+            return "\(host): the TLS handshake failed (\(m)); does the server require a client certificate?"
         case .plainHTTPAnswer(let host):
             return "the server at \(host) answered in plain http, not TLS: use an http:// URL only for this machine's loopback, or the server's https port"
         case .clientCertificate(let cause, let host):

@@ -49,9 +49,10 @@ public struct TokenEndpoint: Sendable {
     /// so each is declared to `SecretDestination` through the HTTP client's gate: https or
     /// loopback http only, and a refresh token and the client's secret only to their home.
     /// Refused, nothing is sent — whatever the config, a discovery document or an imported
-    /// configuration URL says.
+    /// configuration URL says. A refresh grant's answer with a new refresh token is told to
+    /// `hearing` before anything else is done with it: the old one may be spent now.
     public func request(_ fields: [(String, String)], grant: Grant, secrets: [String], home: GrantHome? = nil,
-                        now: Instant) async throws -> TokenSet {
+                        hearing: RotationHearing? = nil, now: Instant) async throws -> TokenSet {
         let authed = try client.authenticate(fields + extraFields, endpoint: url, now: now)
         var request = HTTPRequest.form(url, authed.fields, headers: authed.headers + extraHeaders)
         request.passage = SecretPassage(Self.kinds(grant: grant, fields: authed.fields, clientSecret: !authed.secrets.isEmpty, client: client),
@@ -66,10 +67,7 @@ public struct TokenEndpoint: Sendable {
         if (200..<300).contains(response.status) {
             var set = try TokenSet.parse(response.body, from: host)
             set.home = self.home
-            // The old refresh token may be spent now: the renewal keeps the new one before anything else.
-            if grant == .refresh, let rotated = set.refreshToken, let spent = fields.first(where: { $0.0 == "refresh_token" })?.1 {
-                RotationWitness.tell(spent: spent, rotated: rotated)
-            }
+            if grant == .refresh, let rotated = set.refreshToken { hearing?.tell(rotated) }
             return set
         }
         throw failure(for: response, grant: grant, host: host, secrets: secrets + authed.secrets)

@@ -73,12 +73,14 @@ struct FlowRunner: Sendable {
     }
 
     /// The refresh grant with the account's refresh token, sent only to the token's home
-    /// (`legacyHome` for a token stored before homes were recorded).
-    func refresh(_ stored: StoredAccount, scopes: [String], profileId: String, legacyHome: GrantHome? = nil) async throws -> TokenSet {
+    /// (`legacyHome` for a token stored before homes were recorded); `hearing` is told of the
+    /// rotated one as soon as the answer is read.
+    func refresh(_ stored: StoredAccount, scopes: [String], profileId: String, legacyHome: GrantHome? = nil,
+                 hearing: RotationHearing?) async throws -> TokenSet {
         guard let refresh = stored.credentials.refreshToken else { throw Self.noRefreshToken(profileId: profileId) }
         return try await token.request([("grant_type", "refresh_token"), ("refresh_token", refresh.value.exposedValue),
                                         ("scope", scopes.joined(separator: " "))],
                                        grant: .refresh, secrets: [refresh.value.exposedValue], home: stored.credentials.grantHome ?? legacyHome,
-                                       now: context.clock.now())
+                                       hearing: hearing, now: context.clock.now())
     }
 }

@@ -2,8 +2,8 @@ import Synchronization
 import AuthDeckCore
 
 /// The account's credentials with the refresh token a renewal heard as the provider's answer
-/// was read (`RenewalCoordinator.keepEarly`), for the renewal to keep should the rest of the
-/// answer fail. A class: the witness's closure and the renewal share it.
+/// was read (`RenewalRun.keepEarly`), for the renewal to keep should the rest of the
+/// answer fail. A class: the hearing's closure and the renewal share it.
 final class HeardRotation: Sendable {
     let credentials = Mutex<Credentials?>(nil)
 }

@@ -37,7 +37,7 @@ import AuthDeckTestSupport
         func signIn(flow: SignInFlow, presenter: any SignInPresenter, options: SignInOptions) async throws -> SignInResult {
             throw AuthFailure(.misconfigured, code: "unused", remedy: "unused")
         }
-        func renew(_ stored: StoredAccount, scopes: [String]) async throws -> Credentials {
+        func renew(_ stored: StoredAccount, scopes: [String], hearing: RotationHearing?) async throws -> Credentials {
             let n = counts.withLock { $0.calls += 1; $0.running += 1; $0.most = max($0.most, $0.running); return $0.calls }
             defer { counts.withLock { $0.running -= 1 } }
             if pause > 0 { try await Task.sleep(nanoseconds: pause * 1_000_000) }

@@ -24,7 +24,7 @@ import AuthDeckTestSupport
             guard let next else { throw AuthFailure(.misconfigured, code: "unused", remedy: "no identity was given") }
             return next
         }
-        func renew(_ stored: StoredAccount, scopes: [String]) async throws -> Credentials {
+        func renew(_ stored: StoredAccount, scopes: [String], hearing: RotationHearing?) async throws -> Credentials {
             throw AuthFailure(.misconfigured, code: "unused", remedy: "unused")
         }
         func revoke(_ stored: StoredAccount) async throws {}

@@ -29,7 +29,7 @@ import AuthDeckTestSupport
         func signIn(flow: SignInFlow, presenter: any SignInPresenter, options: SignInOptions) async throws -> SignInResult {
             throw AuthFailure(.misconfigured, code: "unused", remedy: "unused")
         }
-        func renew(_ stored: StoredAccount, scopes: [String]) async throws -> Credentials {
+        func renew(_ stored: StoredAccount, scopes: [String], hearing: RotationHearing?) async throws -> Credentials {
             throw AuthFailure(.misconfigured, code: "unused", remedy: "unused")
         }
         func revoke(_ stored: StoredAccount) async throws {

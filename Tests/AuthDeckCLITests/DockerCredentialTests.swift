@@ -135,6 +135,23 @@ struct DockerCredentialTests {
         #expect(loopback.status == 0 && loopback.stdout.contains("acr-rt."), "\(loopback.stdout) \(loopback.stderr)")
     }
 
+    /// A trial found an Azure Container Registry entry on this machine's loopback named with
+    /// `http://` (as the README allows) asked over https anyway, failing with a question about
+    /// client certificates: the exchange goes over the entry's own scheme.
+    @Test func aLoopbackRegistryNamedOverHttpIsAskedOverHttp() throws {
+        let plain = idp.url.replacingOccurrences(of: "http://", with: "")
+        try home.writeConfig(idp.workAndIntranetTOML() + """
+            [[credential]]
+            url = "\(idp.url)"
+            account = "work"
+            scopes = ["https://management.azure.com/.default"]
+            registry = "acr"
+
+            """)
+        let get = try runner.run(["docker-credential", "get"], stdin: plain + "\n")
+        #expect(get.status == 0 && get.stdout.contains("acr-rt."), "\(get.stdout) \(get.stderr)")
+    }
+
     /// Issue 38: the entry's `ca_file` decides whom the Entra token is shown to; one others can
     /// write is refused before anything is sent, naming the file.
     @Test func aCAFileOthersCanWriteIsRefused() throws {

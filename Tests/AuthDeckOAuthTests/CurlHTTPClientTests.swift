@@ -69,6 +69,28 @@ import AuthDeckTestSupport
         }
     }
 
+    /// A trial met a plain-http server that drops a ClientHello without answering (the
+    /// emulator does): OpenSSL says only SSL_ERROR_SYSCALL, and the message asked about client
+    /// certificates alone. It names plain http as the other likely cause.
+    @Test func aHandshakeTheServerClosesNamesPlainHTTPToo() async throws {
+        let closing = FreePort.pick()
+        let server = try LiveProcess("/usr/bin/python3", ["-c", """
+            import socket, sys
+            s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            s.bind(("127.0.0.1", \(closing))); s.listen(4); print("ready", flush=True)
+            while True:
+                c, _ = s.accept(); c.recv(4096); c.close()
+            """], environment: ["PATH": "/usr/bin:/bin"])
+        _ = try server.waitFor("the closing server") { $0.contains("ready") ? true : nil }
+        do {
+            _ = try await client().send(HTTPRequest(url: "https://127.0.0.1:\(closing)/"))
+            Issue.record("a handshake with a closing server succeeded")
+        } catch let e as HTTPError {
+            #expect(e.description.contains("closed the connection during the TLS handshake"), "\(e)")
+            #expect(e.description.contains("plain http") && e.description.contains("client certificate"), "\(e)")
+        }
+    }
+
     @Test func aSelfSignedCertificateFailsVerification() async throws {
         let key = dir.file("k.pem"), cert = dir.file("c.pem")
         let openssl = Process()

@@ -50,16 +50,15 @@ import Synchronization
     }
 
     /// A refresh grant's new refresh token is told to the renewal that spent the old one as soon
-    /// as the answer parses (`RotationWitness`); other grants, answers without one and refused
+    /// as the answer parses (`RotationHearing`); other grants, answers without one and refused
     /// answers tell nothing.
     @Test func aRotatedRefreshTokenIsToldAsTheAnswerParses() async throws {
         let heard = Mutex<[String]>([])
         func run(_ grant: TokenEndpoint.Grant, status: Int, body: String) async {
             let http = FakeHTTPClient(json: [(status, body)])
             let endpoint = TokenEndpoint(url: "https://idp.test/token", client: OAuthClient(id: "c", authentication: .none), http: http)
-            await RotationWitness.listening(for: Secret("rt-1"), { value in heard.withLock { $0.append(value.exposedValue) } }) {
-                _ = try? await endpoint.request([("grant_type", "x"), ("refresh_token", "rt-1")], grant: grant, secrets: [], now: now)
-            }
+            let hearing = RotationHearing { value in heard.withLock { $0.append(value.exposedValue) } }
+            _ = try? await endpoint.request([("grant_type", "x"), ("refresh_token", "rt-1")], grant: grant, secrets: [], hearing: hearing, now: now)
         }
         await run(.refresh, status: 200, body: #"{"access_token":"at","token_type":"Bearer","refresh_token":"rt-2"}"#)
         await run(.refresh, status: 200, body: #"{"access_token":"at","token_type":"Bearer"}"#)

@@ -18,12 +18,18 @@ import GRDB
         let profile = ProviderProfile(id: "work", kind: .oidc)
         var capabilities: ProviderCapabilities { .of(profile) }
         private let lock = NSLock()
-        private var outcome: (StoredAccount) throws -> Credentials
+        private var outcome: (StoredAccount, RotationHearing?) throws -> Credentials
         private(set) var calls = 0
         let delay: UInt64
 
         init(delay: UInt64 = 0, _ outcome: @escaping (StoredAccount) throws -> Credentials) {
             self.delay = delay
+            self.outcome = { stored, _ in try outcome(stored) }
+        }
+
+        /// An adapter whose script is handed the renewal's hearing, as a token endpoint is.
+        init(hearing outcome: @escaping (StoredAccount, RotationHearing?) throws -> Credentials) {
+            self.delay = 0
             self.outcome = outcome
         }
 
@@ -31,10 +37,10 @@ import GRDB
             throw AuthFailure(.misconfigured, code: "unused", remedy: "unused")
         }
 
-        func renew(_ stored: StoredAccount, scopes: [String]) async throws -> Credentials {
+        func renew(_ stored: StoredAccount, scopes: [String], hearing: RotationHearing?) async throws -> Credentials {
             lock.withLock { calls += 1 }
             if delay > 0 { try await Task.sleep(nanoseconds: delay) }
-            return try outcome(stored)
+            return try outcome(stored, hearing)
         }
 
         func revoke(_ stored: StoredAccount) async throws {}
@@ -144,19 +150,19 @@ import GRDB
     /// Attack 1: killed after a strict provider's answer was read but before it was checked and
     /// written ahead (an id_token's signature takes milliseconds), the account was lost. The
     /// token endpoint tells the renewal of the new refresh token as the answer parses
-    /// (`RotationWitness`); the files as a kill right after that leaves them hold it.
+    /// (`RotationHearing`); the files as a kill right after that leaves them hold it.
     @Test func aProcessKilledAsTheAnswerIsReadLeavesTheNewRefreshToken() async throws {
         let (_, account, renewer) = try setUp()
         let killed = TempDirectory()
         try copyStore(into: killed)
         let gonePid = try Self.pidOfAnEndedProcess()
         let source = dir.path, target = killed.path
-        let adapter = ScriptedAdapter { _ in
+        let adapter = ScriptedAdapter(hearing: { _, hearing in
             // As TokenEndpoint does once the answer parses.
-            RotationWitness.tell(spent: account.credentials.refreshToken!.value.exposedValue, rotated: Secret("answered-rt"))
+            try #require(hearing, "a renewal of an account with a refresh token listens").tell(Secret("answered-rt"))
             try Self.copyRescues(from: source, into: target, asPid: gonePid)
             return self.fresh("answered-at", refresh: "answered-rt")
-        }
+        })
         _ = try await renewer.renew(account.account.id, with: adapter)
         let next = try DeckStore.open(StoreLocation(databasePath: killed.file("s.db"), keyFilePath: killed.file("k")), clock: clock)
         let saved = try #require(try next.account(id: account.account.id))
@@ -241,10 +247,10 @@ import GRDB
     /// provider that answered without rotating changes nothing.
     @Test func anAnswerHeardThenFailingKeepsTheNewRefreshToken() async throws {
         let (store, account, renewer) = try setUp()
-        let adapter = ScriptedAdapter { _ in
-            RotationWitness.tell(spent: account.credentials.refreshToken!.value.exposedValue, rotated: Secret("heard-rt"))
+        let adapter = ScriptedAdapter(hearing: { _, hearing in
+            try #require(hearing).tell(Secret("heard-rt"))
             throw AuthFailure(.transient, code: "network", remedy: "the provider's keys could not be fetched")
-        }
+        })
         await #expect(throws: AuthFailure.self) { try await renewer.renew(account.account.id, with: adapter) }
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains(".rescue-") }.isEmpty)
         let after = try #require(try store.account(id: account.account.id))
@@ -254,10 +260,10 @@ import GRDB
         #expect(try store.events(since: nil, accountId: account.account.id, limit: nil).last?.kind == .refreshFailed)
         // Heard, then refused (an id_token for another subject): the refusal is reported as it
         // is, not as "renewed by another process" (keeping the heard token changed the account).
-        let refusing = ScriptedAdapter { stored in
-            RotationWitness.tell(spent: stored.credentials.refreshToken!.value.exposedValue, rotated: Secret("heard-rt-2"))
+        let refusing = ScriptedAdapter(hearing: { _, hearing in
+            try #require(hearing).tell(Secret("heard-rt-2"))
             throw AuthFailure(.needsInteraction, code: "invalid_id_token", remedy: "the id_token names another subject")
-        }
+        })
         do {
             _ = try await renewer.renew(account.account.id, with: refusing, force: true)
             Issue.record("the refusal must be reported")
@@ -269,8 +275,6 @@ import GRDB
         let quiet = ScriptedAdapter { _ in throw AuthFailure(.transient, code: "http 503", remedy: "down") }
         await #expect(throws: AuthFailure.self) { try await renewer.renew(account.account.id, with: quiet, force: true) }
         #expect(try store.account(id: account.account.id)?.credentials == after2.credentials)
-        // Outside a renewal nobody hears: telling is harmless.
-        RotationWitness.tell(spent: account.credentials.refreshToken!.value.exposedValue, rotated: Secret("nobody"))
     }
 
     /// A result written ahead whose commit went through before the process ended (killed between

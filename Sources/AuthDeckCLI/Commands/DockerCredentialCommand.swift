@@ -54,7 +54,8 @@ struct DockerCredentialCommand: AsyncParsableCommand {
             }
             do {
                 answer["Secret"] = try await RegistryExchange(environment: context.environment)
-                    .refreshToken(registry: host, token: token, caFile: route.caFile).exposedValue
+                    .refreshToken(registry: host, scheme: route.url.lowercased().hasPrefix("http://") ? "http" : "https",
+                                  token: token, caFile: route.caFile).exposedValue
             } catch let failure as AuthFailure {
                 throw failure.naming(route.account)
             }

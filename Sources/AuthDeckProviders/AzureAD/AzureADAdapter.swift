@@ -111,7 +111,7 @@ public struct AzureADAdapter: ProviderAdapter {
         do { return try await check(false) } catch let f as AuthFailure where f.code == "invalid_id_token" { return try await check(true) }
     }
 
-    public func renew(_ stored: StoredAccount, scopes wanted: [String]) async throws -> Credentials {
+    public func renew(_ stored: StoredAccount, scopes wanted: [String], hearing: RotationHearing?) async throws -> Credentials {
         let now = context.clock.now()
         let requested = wanted.isEmpty ? scopes : Array(Set(wanted + ["openid", "profile", "offline_access"])).sorted()
         let runner = FlowRunner(context: context, profileId: profile.id, token: tokenEndpoint, scopes: requested)
@@ -119,7 +119,7 @@ public struct AzureADAdapter: ProviderAdapter {
             let s = wanted.isEmpty ? scopes : wanted
             return try await runner.client(scopes: s, home: stored.credentials.grantHome).credentials(now: now, requestedScopes: s, idTokenClaims: [:])
         }
-        let tokens = try await runner.refresh(stored, scopes: requested, profileId: profile.id)
+        let tokens = try await runner.refresh(stored, scopes: requested, profileId: profile.id, hearing: hearing)
         var claims: [String: String] = [:]
         if let idToken = tokens.idToken, let fresh = try? await validate(idToken, nonce: nil) {
             if let oid = stored.credentials.idTokenClaims["oid"], fresh["oid"] != oid {

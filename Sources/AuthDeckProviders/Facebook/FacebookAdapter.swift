@@ -218,7 +218,7 @@ public struct FacebookAdapter: ProviderAdapter {
 
     /// Renewal = the long-lived exchange again, which needs the app secret and a token that
     /// is still valid; otherwise only a sign-in helps.
-    public func renew(_ stored: StoredAccount, scopes: [String]) async throws -> Credentials {
+    public func renew(_ stored: StoredAccount, scopes: [String], hearing: RotationHearing?) async throws -> Credentials {
         guard secret != nil else {
             throw AuthFailure(.needsInteraction, code: "no_app_secret",
                               remedy: "Facebook tokens cannot be renewed silently without an app secret; sign in again: `authdeck login \(profile.id)`",

@@ -215,9 +215,9 @@ public struct OAMAdapter: ProviderAdapter {
         return await UserInfo.fetch(url, accessToken: token, http: context.http) ?? [:]
     }
 
-    public func renew(_ stored: StoredAccount, scopes wanted: [String]) async throws -> Credentials {
+    public func renew(_ stored: StoredAccount, scopes wanted: [String], hearing: RotationHearing?) async throws -> Credentials {
         if let service = restService { return try await restRenew(service, stored) }
-        guard settings.registration else { return try await renew(stored, scopes: wanted, via: tokenEndpoint) }
+        guard settings.registration else { return try await renew(stored, scopes: wanted, via: tokenEndpoint, hearing: hearing) }
         guard let held = OAMRegistration(extras: stored.credentials.extras) else {
             throw AuthFailure(.needsInteraction, code: "no_registration",
                               remedy: "it holds no client registration (provider \"\(profile.id)\" is a mobile client); sign in again: `authdeck login \(stored.account.providerId)`")
@@ -227,7 +227,7 @@ public struct OAMAdapter: ProviderAdapter {
             why = "its client registration expired"
         } else {
             do {
-                return try await renew(stored, scopes: wanted, via: endpoint(held))
+                return try await renew(stored, scopes: wanted, via: endpoint(held), hearing: hearing)
             } catch let f as AuthFailure where Self.refusesAssertion(f) {
                 why = "the OAM server refused its client registration (\(f.oauthError ?? f.code): the client assertion expired or was revoked)"
             }
@@ -239,7 +239,7 @@ public struct OAMAdapter: ProviderAdapter {
                               remedy: "\(why), and registering again needs the password, which is not remembered; sign in again: `authdeck login \(stored.account.providerId)`")
         }
         let registration = try await registrar.register(username: stored.account.username, password: password, deviceId: held.deviceId)
-        var renewed = try await renew(stored, scopes: wanted, via: endpoint(registration))
+        var renewed = try await renew(stored, scopes: wanted, via: endpoint(registration), hearing: hearing)
         renewed.extras.merge(registration.extras) { _, new in new }
         return renewed
     }
@@ -251,7 +251,7 @@ public struct OAMAdapter: ProviderAdapter {
         return stored.credentials.extras["oam.password"]
     }
 
-    func renew(_ stored: StoredAccount, scopes wanted: [String], via tokenEndpoint: TokenEndpoint) async throws -> Credentials {
+    func renew(_ stored: StoredAccount, scopes wanted: [String], via tokenEndpoint: TokenEndpoint, hearing: RotationHearing?) async throws -> Credentials {
         let now = context.clock.now()
         let requested = wanted.isEmpty ? scopes : wanted
         let scope = requested.isEmpty ? [] : [("scope", requested.joined(separator: " "))]
@@ -265,7 +265,8 @@ public struct OAMAdapter: ProviderAdapter {
                 throw AuthFailure(.needsInteraction, code: "no_refresh_token", remedy: "it holds no refresh token; sign in again: `authdeck login \(stored.account.providerId)`")
             }
             let t = try await tokenEndpoint.request([("grant_type", settings.grant("refresh_token")), ("refresh_token", refresh.value.exposedValue)] + scope,
-                                                    grant: .refresh, secrets: [refresh.value.exposedValue], home: stored.credentials.grantHome, now: now)
+                                                    grant: .refresh, secrets: [refresh.value.exposedValue], home: stored.credentials.grantHome,
+                                                    hearing: hearing, now: now)
             return t.credentials(now: now, requestedScopes: requested, idTokenClaims: [:])
         } catch let f as AuthFailure where f.errorClass == .needsInteraction && !Self.refusesAssertion(f) {
             // Auto-login (the SDK's AutoLoginAllowed, chosen by the user): sign in again with

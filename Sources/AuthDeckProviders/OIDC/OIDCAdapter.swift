@@ -121,7 +121,7 @@ public struct OIDCAdapter: ProviderAdapter {
         }
     }
 
-    public func renew(_ stored: StoredAccount, scopes wanted: [String]) async throws -> Credentials {
+    public func renew(_ stored: StoredAccount, scopes wanted: [String], hearing: RotationHearing?) async throws -> Credentials {
         // Said without the network: offline, it read as a connection error (exit 4) though
         // no answer could give the account the refresh token it lacks.
         if stored.credentials.extras["grant"]?.exposedValue != "client_credentials", stored.credentials.refreshToken == nil {
@@ -137,7 +137,7 @@ public struct OIDCAdapter: ProviderAdapter {
             return try await runner.client(scopes: requested, home: stored.credentials.grantHome)
                 .credentials(now: now, requestedScopes: requested, idTokenClaims: [:])
         }
-        let tokens = try await runner.refresh(stored, scopes: requested, profileId: profile.id, legacyHome: legacyHome(stored))
+        let tokens = try await runner.refresh(stored, scopes: requested, profileId: profile.id, legacyHome: legacyHome(stored), hearing: hearing)
         var claims: [String: String] = [:]
         if let idToken = tokens.idToken {
             // The new refresh token must be kept whatever the id_token says (the old one is

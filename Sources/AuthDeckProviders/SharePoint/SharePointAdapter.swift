@@ -131,7 +131,7 @@ public struct SharePointAdapter: ProviderAdapter {
 
     /// Renews the cookies: through the linked Azure AD account (modern) or the remembered
     /// password (legacy); fresh cookies replace the old set.
-    public func renew(_ stored: StoredAccount, scopes: [String]) async throws -> Credentials {
+    public func renew(_ stored: StoredAccount, scopes: [String], hearing: RotationHearing?) async throws -> Credentials {
         if settings.legacy {
             guard let username = stored.credentials.extras["legacy.username"]?.exposedValue,
                   let password = stored.credentials.extras["legacy.password"] else {
