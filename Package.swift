@@ -26,6 +26,8 @@ let package = Package(
         .target(name: "CCurl", path: "Sources/CCurl", linkerSettings: [.linkedLibrary("dl")]),
         // libsecret, dlopen()ed only when a store's key lives in the Secret Service.
         .target(name: "CSecret", path: "Sources/CSecret", linkerSettings: [.linkedLibrary("dl")]),
+        // OpenSSL's libssl and libcrypto, dlopen()ed by the emulator's TLS listener and the demo's CA.
+        .target(name: "CTLS", path: "Sources/CTLS", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
         // glibc's <malloc.h> (mallopt), for AuthDeckPlatform's MallocTuning.
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
 
@@ -74,7 +76,7 @@ let package = Package(
         .target(name: "AuthDeckUI", dependencies: ["AuthDeckCore", "AuthDeckLook"], swiftSettings: strict),
         .target(name: "AuthDeckTerminal", dependencies: ["AuthDeckUI", "AuthDeckLook", "CNcursesw"], swiftSettings: strict),
         .target(name: "AuthDeckEmulator", dependencies: [
-            .product(name: "FlyingFox", package: "FlyingFox"),
+            "CTLS", .product(name: "FlyingFox", package: "FlyingFox"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "CryptoExtras", package: "swift-crypto"),
         ], swiftSettings: strict),
