@@ -231,19 +231,11 @@ import AuthDeckPlatform
     /// The guide's own configuration URL, with https to the emulator behind a TLS front and the
     /// test CA as the provider's `ca_file`: signs in, lists and signs out with this server type.
     @Test func theGuidesConfigurationURLOverHTTPSSignsInListsAndSignsOut() throws {
-        let cert = home.file("server.pem"), key = home.file("server.key")
-        let openssl = try BinaryRunner(executable: "/usr/bin/openssl", environment: ["PATH": "/usr/bin:/bin"]).run(
-            ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1",
-             "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"])
-        try #require(openssl.status == 0, "\(openssl.stderr)")
-        let port = FreePort.pick()
-        let harness = URL(fileURLWithPath: GlewlwydServer.harness).deletingLastPathComponent().appendingPathComponent("tls-proxy").path
-        let front = try LiveProcess(harness, [String(port), idp.url, cert, key, "none"], environment: ["PATH": "/usr/bin:/bin"])
-        defer { withExtendedLifetime(front) {} }
-        _ = try front.waitFor("the TLS front") { $0.contains("ready") ? true : nil }
+        let front = try TLSFront(upstream: idp.url, in: home, name: "server")
+        defer { withExtendedLifetime(front.process) {} }
 
         try home.writeConfig("")
-        let url = "wp://settings?AuthServerType::=OAMMSAuthentication&OAMMSURL::=https://127.0.0.1:\(port)&OAMMSServiceDomain::=MobileServiceDomain&ApplicationName::=WhitePages"
+        let url = "wp://settings?AuthServerType::=OAMMSAuthentication&OAMMSURL::=\(front.url)&OAMMSServiceDomain::=MobileServiceDomain&ApplicationName::=WhitePages"
         let imported = try run("config", "import-url", url)
         #expect(imported.status == 0, "\(imported.stderr)")
         // Untrusted until the test CA is named: TLS is verified.
@@ -253,7 +245,7 @@ import AuthDeckPlatform
         let config = home.file("config/authdeck/config.toml")
         let text = try String(contentsOfFile: config, encoding: .utf8)
         try #require(text.contains("options = { "), "\(text)")
-        try home.writeConfig(text.replacingOccurrences(of: "options = { ", with: "options = { ca_file = \"\(cert)\", "))
+        try home.writeConfig(text.replacingOccurrences(of: "options = { ", with: "options = { ca_file = \"\(front.certificate)\", "))
 
         let r = try run("login", "whitepages", "--password", "--username", Self.user, password: Self.password)
         #expect(r.status == 0, "\(r.stderr)")
