@@ -38,7 +38,7 @@ public struct SignOut: Sendable {
         var revoked = false, unavailable: String?
         if !local, let adapter, adapter.capabilities.serverRevocation {
             do {
-                try await adapter.revoke(stored)
+                try await adapter.revoke(stored, clearingRegistration: clearRegistration)
                 revoked = true
             } catch let none as RevocationUnavailable {
                 // Nothing to tell the server: signed out here only, and said so.
