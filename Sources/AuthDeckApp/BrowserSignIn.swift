@@ -109,7 +109,13 @@ public struct BrowserSignIn: Sendable {
         let sig = caught.value.load(ordering: .sequentiallyConsistent)
         if sig != 0 {
             FileHandle.standardError.write(Data("authdeck: sign-in cancelled; the browser was closed, its profile deleted and nothing was saved\n".utf8))
+            // This thread may be one that blocks signals (the runtime's): unblock it here, so the
+            // signal ends the process now rather than waiting, pending, while the error is reported.
             signal(sig, SIG_DFL)
+            var only = sigset_t()
+            sigemptyset(&only)
+            sigaddset(&only, sig)
+            pthread_sigmask(SIG_UNBLOCK, &only, nil)
             raise(sig)
         }
         return try result.get()
