@@ -70,6 +70,7 @@ let package = Package(
         // one wiring of provider adapters: what the CLI's commands and the deck's runtime call.
         .target(name: "AuthDeckApp", dependencies: [
             "AuthDeckCore", "AuthDeckConfig", "AuthDeckStore", "AuthDeckVault", "AuthDeckHTTP", "AuthDeckOAuth", "AuthDeckProviders",
+            "AuthDeckPlatform",  // CrashHygiene: the sign-in window's browser gets the person's core limit
         ], swiftSettings: strict),
         // Roles, themes and the key table: named by config.toml, used by the deck.
         .target(name: "AuthDeckLook", dependencies: ["AuthDeckCore"], swiftSettings: strict),
