@@ -5,8 +5,8 @@ import Synchronization
 ///
 /// Why: a strict one-use provider has spent the old refresh token once it answers. The renewal
 /// writes its whole result ahead of the commit, but reading and checking the answer (an
-/// id_token's signature, the merge) took milliseconds, and a process killed in them lost the
-/// account — about half of the losses of a random kill -9 in one trial. The token endpoint
+/// id_token's signature, the merge) takes milliseconds, and a process killed in them would lose
+/// the account — about half of the losses of a random kill -9 in one trial without the witness. The token endpoint
 /// tells the witness as soon as the answer parses, naming the refresh token it spent; the
 /// renewal that listens for that token (concurrent renewals each for their own) keeps the new
 /// one in its rescue file. (Keyed by the spent token rather than a task-local value: a

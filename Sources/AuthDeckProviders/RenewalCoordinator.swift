@@ -102,8 +102,8 @@ public struct RenewalCoordinator: Sendable {
                     _ = try? store.commitRenewal(early, accountId: account.id, expected: current.credentials.refreshToken?.stamp, event: kept)
                 }
                 // Refused because another process renewed meanwhile (this one was stopped past its
-                // lease, and sent a token already replaced): nothing is wrong with the account —
-                // it said "sign in again" on a healthy one. (Not when this renewal kept a token it
+                // lease, and sent a token already replaced): nothing is wrong with the account,
+                // so "sign in again" would be untrue of a healthy one. (Not when this renewal kept a token it
                 // heard just above: that changed the account, and the refusal is its own.)
                 if early == nil, failure.errorClass == .needsInteraction, let now = try? store.account(id: account.id),
                    !RefreshTokenStamp.holds(now.credentials.refreshToken?.stamp, current.credentials.refreshToken?.stamp) {

@@ -4,7 +4,7 @@ import AuthDeckCore
 /// last read the config file, for the front: it serves no cached token of an account signed in
 /// to another tenant than its provider pins (`TenantPin`), which authdeck-full refuses.
 ///
-/// Why a record: the front does not read config.toml, and without the pins it answered
+/// Why a record: the front does not read config.toml, and without the pins it would answer
 /// `authdeck token prod` with the cached token of the dev tenant's account. Sealed like the
 /// other fast-path records (`SealingContext.tenantPins`): a writer without the key could
 /// otherwise drop a pin. The front believes it only for the config file it names, and hands
