@@ -141,6 +141,6 @@ package.targets.append(contentsOf: [
     // The executable's own types (its JSON writer), through @testable import.
     .testTarget(name: "AuthDeckCommandTests", dependencies: [
         "AuthDeckCLI", "AuthDeckCore", "AuthDeckConfig", "AuthDeckTestSupport", "AuthDeckStore", "AuthDeckUI", "AuthDeckLook", "AuthDeckTerminal", "AuthDeckPlatform",
-        "AuthDeckDeck", "AuthDeckApp",
+        "AuthDeckDeck", "AuthDeckApp", .product(name: "ArgumentParser", package: "swift-argument-parser"),
     ], swiftSettings: strict),
 ])

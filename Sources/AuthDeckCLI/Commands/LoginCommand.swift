@@ -64,7 +64,7 @@ struct LoginCommand: AsyncParsableCommand {
         switch outcome {
         case .signedIn:
             // A lifetime inside the clock-skew margin has no "usable until"; it still has an
-            // expiry (it said "the token expires no expiry").
+            // expiry, which is what is said ("the token expires no expiry" would be nonsense).
             let until = stored.credentials.usableUntil(at: now, skew: config.statePolicy.clockSkew)
                 ?? stored.credentials.usableUntil(at: now, skew: .seconds(0))
             let what = stored.credentials.accessTokens.isEmpty && !stored.credentials.cookies.isEmpty ? "the cookies expire" : "the token expires"
