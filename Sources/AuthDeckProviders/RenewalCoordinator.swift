@@ -46,19 +46,9 @@ public struct RenewalCoordinator: Sendable {
     /// perhaps because another process had just renewed it).
     public func renewIfNeeded(_ accountId: String, with adapter: any ProviderAdapter, scopes: [String] = [],
                               force: Bool = false, window: TimeSpan = .seconds(0)) async throws -> (stored: StoredAccount, asked: Bool) {
-        let started = clock.now()
-        let holder = self.holder + "/" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
-        while true {
-            guard let current = try store.account(id: accountId) else {
-                throw AuthFailure(.misconfigured, code: "gone", remedy: "account \(accountId) no longer exists")
-            }
-            if !force, fresh(current, scopes: scopes, window: window) { return (current, false) }
-            let now = clock.now()
-            if try store.acquireRenewalLease(accountId: accountId, holder: holder, until: now + leaseTTL, now: now) { break }
-            guard clock.now() - started < leaseWait else {
-                throw AuthFailure(.transient, code: "busy", remedy: "another authdeck process is still renewing \(accountId); try again")
-            }
-            try await Task.sleep(nanoseconds: 50_000_000)
+        let holder = leaseHolder()
+        if let current = try await lease(accountId, holder: holder, unlessDone: { !force && fresh($0, scopes: scopes, window: window) }) {
+            return (current, false)
         }
         defer { try? store.releaseRenewalLease(accountId: accountId, holder: holder) }
         // A process killed mid-renewal since this one opened the store may have left the newer token.
@@ -160,6 +150,30 @@ public struct RenewalCoordinator: Sendable {
                 throw AuthFailure(.transient, code: "conflict", remedy: "\(account.id) was changed by another process during renewal; try again")
             }
             return (StoredAccount(account: account, credentials: merged), true)
+        }
+    }
+
+    /// A holder name for one renewal: this process's, with a suffix of its own.
+    func leaseHolder() -> String {
+        holder + "/" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
+    }
+
+    /// Takes `accountId`'s renewal lease for `holder`, waiting (at most `leaseWait`) while another
+    /// holds it; returns nil once taken, or the account, lease not taken, as soon as `done` says
+    /// there is nothing left to do (another process may have done it meanwhile).
+    func lease(_ accountId: String, holder: String, unlessDone done: (StoredAccount) -> Bool) async throws -> StoredAccount? {
+        let started = clock.now()
+        while true {
+            guard let current = try store.account(id: accountId) else {
+                throw AuthFailure(.misconfigured, code: "gone", remedy: "account \(accountId) no longer exists")
+            }
+            if done(current) { return current }
+            let now = clock.now()
+            if try store.acquireRenewalLease(accountId: accountId, holder: holder, until: now + leaseTTL, now: now) { return nil }
+            guard clock.now() - started < leaseWait else {
+                throw AuthFailure(.transient, code: "busy", remedy: "another authdeck process is still renewing \(accountId); try again")
+            }
+            try await Task.sleep(nanoseconds: 50_000_000)
         }
     }
 
