@@ -141,10 +141,14 @@ import Glibc
         #expect(r.status == 3, "\(r.status) \(r.stderr)")
         #expect(r.stderr.contains("no longer accepts its user token") && r.stderr.contains("authdeck login ms"), "\(r.stderr)")
         let after = try #require(try account())
-        #expect(after.credentials.accessTokens == before.credentials.accessTokens, "the user token and payroll's token are kept")
+        func kept(_ a: StoredAccount) -> [[String]] { a.credentials.accessTokens.map { [$0.id, $0.tokenType, $0.value.exposedValue] + $0.requestedScopes } }
+        #expect(kept(after) == kept(before), "the user token and payroll's token are kept")
+        #expect(after.credentials.accessTokens.allSatisfy { $0.expiresAt != nil && !$0.isValid(at: SystemClock().now(), skew: .seconds(0)) },
+                "marked expired: the server ended their session")
         #expect(after.credentials.extras == before.credentials.extras)
         #expect(after.account.lastError?.errorClass == .needsInteraction)
         #expect(try run("accounts", "--json").stdout.contains("\"state\" : \"needs_sign_in\""))
+        #expect(try run("token", "ms").status == 3, "the refused user token is not handed out")
         #expect(try calls("authenticate").count == 1, "no password to sign in with: nothing sent")
         // Signed in again, it works.
         try signIn()

@@ -14,8 +14,8 @@ import AuthDeckOAuth
 /// the token is kept, sealed with the account, and the request sent again with
 /// `Authorization: OAM-Auth <token>`. A kept token the WebGate refuses is dropped and one asked
 /// for again, once. A user token the server refuses is renewed (`OAMAdapter.renew`: silently
-/// only with a remembered password), else the renewal records that the account needs sign-in;
-/// nothing else is deleted.
+/// only with a remembered password), else the renewal records that the account needs sign-in
+/// and the session's tokens are marked expired (`endSession`); nothing else is deleted.
 ///
 /// Why the first request goes without a token: only the challenge says which WebGate guards
 /// the URL, so no token is offered to a resource that did not ask for it. Where a token goes:
@@ -117,7 +117,14 @@ struct WebGateRequester: Sendable {
         } catch let refused as AuthFailure where refused.errorClass == .needsInteraction && refused.providerAsked {
             // The server refused the user token: a new one from the remembered password, or the
             // renewal records that the account needs sign-in (and throws).
-            issued = try await access(try await requester.renewer.renew(accountId, with: adapter, force: true))
+            let renewed: StoredAccount
+            do {
+                renewed = try await requester.renewer.renew(accountId, with: adapter, force: true)
+            } catch let failure as AuthFailure where failure.errorClass == .needsInteraction {
+                try? await endSession(accountId)
+                throw failure
+            }
+            issued = try await access(renewed)
         }
         // It goes in a header: a value that could split it is not sent.
         guard !issued.token.exposedValue.isEmpty, issued.token.exposedValue.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else {
@@ -131,6 +138,19 @@ struct WebGateRequester: Sendable {
             $0.accessTokens.append(token)
         }
         return token
+    }
+
+    /// Marks the user token the server refused, and the WebGate tokens minted in its session,
+    /// as expired now — kept, not deleted. Why: they carry no expiry (PROVIDERS.md §5: good until
+    /// refused), so held as they were they would still count as usable, and the account would
+    /// read "signed in" — and `token` hand out a dead user token — until a person looked.
+    func endSession(_ accountId: String) async throws {
+        let now = requester.renewer.clock.now()
+        _ = try await requester.renewer.amend(accountId, detail: "the Mobile and Social server refused the user token: it and the WebGate tokens of its session are kept, marked expired") {
+            for i in $0.accessTokens.indices where $0.accessTokens[i].tokenType == OAMAdapter.userTokenType || WebGateRealm(token: $0.accessTokens[i]) != nil {
+                if $0.accessTokens[i].expiresAt.map({ $0 > now }) ?? true { $0.accessTokens[i].expiresAt = now }
+            }
+        }
     }
 
     /// A WebGate as a message or an event names it.
