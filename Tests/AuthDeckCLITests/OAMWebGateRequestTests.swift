@@ -116,6 +116,9 @@ import Glibc
         #expect(Set(listed.map { $0["realm"] ?? "" }) == [Self.hr, Self.payroll] && listed.allSatisfy { $0["origin"] == idp.url && $0["expires_at"] == nil })
         #expect(Set(listed.map { $0["token"] ?? "" }) == Set(tokens.values.map(\.value.exposedValue)))
         #expect(try run("token", "ms").stdout.trimmingCharacters(in: .whitespacesAndNewlines) == user.value.exposedValue)
+        // An outer exec's WebGate tokens are not passed on, like its other secrets.
+        let nested = try runner.run(["exec", "ms", "--", "env"], env: ["AUTHDECK_WEBGATE_TOKENS_OUTER": "outer-webgate-Tk41"])
+        #expect(nested.status == 0 && nested.stdout.contains("AUTHDECK_WEBGATE_TOKENS_MS=") && !nested.stdout.contains("outer-webgate-Tk41"))
     }
 
     @Test func aKeptTokenTheWebGateStopsAcceptingIsAskedForAgainOnce() throws {
