@@ -109,7 +109,9 @@ struct WebGateRequester: Sendable {
                                   remedy: "\(accountId) holds no Mobile and Social user token; sign in: `authdeck login \(user.account.providerId)`",
                                   providerAsked: false)
             }
-            return try await service.access(userToken: token.value, context: asked.challenge.context, resource: asked.resource)
+            // A registered mobile client's calls carry its handle (`restService(for:)`).
+            return try await (adapter.restService(for: user) ?? service).access(userToken: token.value, context: asked.challenge.context,
+                                                                                 resource: asked.resource)
         }
         let issued: OAMRestService.Issued
         do {
