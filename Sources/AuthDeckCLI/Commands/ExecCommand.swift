@@ -75,7 +75,7 @@ struct ExecCommand: AsyncParsableCommand {
         var cookies: [Cookie] = []
         var ids: [String] = []
         for argument in accounts {
-            let stored = try await fresh(try context.resolveAccount(argument, in: store), context: context, config: config, store: store)
+            let stored = try await fresh(try context.resolveAccount(argument, in: store, asking: context.asking(config)), context: context, config: config, store: store)
             let now = context.clock.now()
             ids.append(stored.account.id)
             if let token = stored.credentials.usableAccessToken(for: scope, at: now, skew: .seconds(0)) {
