@@ -120,10 +120,26 @@ struct DeckContext: Sendable {
 
     /// Config, store and the account ACCOUNT names: what every single-account command starts with.
     /// `ask`: whether an ambiguous ACCOUNT may be picked on the terminal (not with `--json`).
-    func openAccount(_ query: String, ask: Bool = false) throws -> (config: DeckConfig, store: DeckStore, stored: StoredAccount) {
+    func openAccount(_ query: String, ask: Bool = false, holding: Holding? = nil) throws -> (config: DeckConfig, store: DeckStore, stored: StoredAccount) {
         let config = try loadConfig()
         let store = try openStore()
-        return (config, store, try resolveAccount(query, in: store, asking: ask ? asking(config) : nil))
+        let fits = holding.map { holding in
+            { (account: Account) in
+                config.provider(account.providerId).map { holding.fits(ProviderCapabilities.of($0)) } ?? true
+            }
+        }
+        return (config, store, try resolveAccount(query, in: store, asking: ask ? asking(config) : nil, fitting: fits))
+    }
+
+    /// What a command needs the account to hold: an ambiguous ACCOUNT is narrowed to the
+    /// accounts that could answer it (a trial's `token taro` offered a SharePoint account, whose
+    /// pick then failed; `cookies taro` named one account that holds cookies, yet was refused).
+    enum Holding {
+        case tokens, cookies
+
+        func fits(_ capabilities: ProviderCapabilities) -> Bool {
+            self == .tokens ? capabilities.producesTokens : capabilities.producesCookies
+        }
     }
 
     /// Leave to pick an ambiguous ACCOUNT on the terminal, unless `--no-input` forbids it.
@@ -135,14 +151,20 @@ struct DeckContext: Sendable {
     /// Resolves ACCOUNT or fails with exit status 2, listing candidates when ambiguous — or,
     /// given `asking` and a person at the terminal, asks which (`AccountPick`).
     /// Matches on the account rows alone, then reads only the matched account's credentials.
-    func resolveAccount(_ query: String, in store: DeckStore, asking: AccountPick.Asking? = nil) throws -> StoredAccount {
+    func resolveAccount(_ query: String, in store: DeckStore, asking: AccountPick.Asking? = nil,
+                        fitting: ((Account) -> Bool)? = nil) throws -> StoredAccount {
         let accounts = try store.accountRows(includeQuarantined: false)
         let account: Account
         switch AccountMatcher.resolve(query, in: accounts, defaultAccount: { try? store.defaultAccount(provider: $0) }) {
         case .found(let found):
             account = found
-        case .ambiguous(let candidates):
-            let list = candidates.map { "  \($0.id)  \(TerminalText.inert($0.username)) (\($0.providerId))" }
+        case .ambiguous(let all):
+            // Only the accounts that could answer the command, when some can; one is the answer.
+            let fit = fitting.map { all.filter($0) } ?? all
+            if fit.count == 1 { account = fit[0]; break }
+            let candidates = fit.isEmpty ? all : fit
+            let width = candidates.map(\.id.count).max() ?? 0
+            let list = candidates.map { "  \($0.id.padding(toLength: width, withPad: " ", startingAt: 0))  \(TerminalText.inert($0.username)) (\($0.providerId))" }
             // A provider's name with several accounts stands for its default once one is set.
             let orDefault = accounts.contains { $0.providerId == query }
                 ? "\n(or make one \(TerminalText.inert(query))'s default, and \"\(TerminalText.inert(query))\" names it: `authdeck use ID`)" : ""

@@ -18,7 +18,7 @@ struct CookiesCommand: AsyncParsableCommand {
 
     func run() async throws {
         let context = DeckContext(global)
-        let (config, store, stored) = try context.openAccount(account, ask: true)
+        let (config, store, stored) = try context.openAccount(account, ask: true, holding: .cookies)
         let cookies = stored.credentials.cookies
         if cookies.isEmpty {
             if let profile = config.provider(stored.account.providerId), !ProviderCapabilities.of(profile).producesCookies {
