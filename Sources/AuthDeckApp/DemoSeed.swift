@@ -57,17 +57,27 @@ public struct DemoSeed {
         try await signIn("hr-rest", .password, "taro@contoso.com", "taro-pass-123")
         try await throughWebGate("hr-rest", path: "/webgate/hr/employees")
         try await signIn("oidc", .password, "taro@contoso.com", "taro-pass-123")
-        // A sign-in that never completed (two hours ago): what prune is for. Staged from a real
-        // sign-in with its credentials taken away, so its subject is hanako's and a re-sign-in
-        // from its row (approved as hanako) mends that row instead of adding another.
-        try await signIn("oidc", .password, "hanako@contoso.com", "hanako-pass-123")
-        let now = wiring.clock.now()
-        guard var hanako = try wiring.store.accounts(providerId: "oidc", subject: nil).first(where: { $0.account.username == "hanako@contoso.com" })?.account else {
-            throw Refusal.failure("the demo could not stage hanako@contoso.com's abandoned sign-in")
+        try await stageDeclinedSignIn("oidc", "hanako@contoso.com", "hanako-pass-123", at: wiring.clock.now() - .hours(2))
+    }
+
+    /// A sign-in of `username` that never completed (declined at `at`): what prune is for.
+    ///
+    /// Its identity comes from a real sign-in at the emulator, so a re-sign-in from its row
+    /// (approved as that user) mends the row instead of adding another; nothing of that sign-in
+    /// is saved: no credential, and no "signed in" event, which the account's story (declined,
+    /// never completed) would contradict in the deck and in `authdeck events`. Its events are
+    /// the ones that story has.
+    func stageDeclinedSignIn(_ providerId: String, _ username: String, _ password: String, at: Instant) async throws {
+        let adapter = try wiring.adapter(forProvider: providerId, config: config)
+        let who = try await adapter.signIn(flow: .password, presenter: Quiet(admin: admin),
+                                           options: SignInOptions(username: username, password: Secret(password)))
+            .checkedIdentity(provider: providerId)
+        let declined = AccountError(errorClass: .declined, code: "access_denied", remedy: "the sign-in was declined", at: at)
+        let account = Account(id: Account.makeID(provider: providerId), providerId: providerId, subject: who.subject, username: who.username,
+                              displayName: who.displayName, realm: who.realm, createdAt: at, lastError: declined)
+        try wiring.store.insert(StoredAccount(account: account, credentials: Credentials()))
+        for (kind, detail) in [(DeckEvent.Kind.signInStarted, "flow device"), (.signInFailed, "\(declined.code): \(declined.remedy)")] {
+            try wiring.store.append(DeckEvent(at: at, kind: kind, accountId: account.id, providerId: providerId, detail: detail))
         }
-        (hanako.createdAt, hanako.lastSignInAt) = (now - .hours(2), nil)
-        hanako.lastError = AccountError(errorClass: .declined, code: "access_denied", remedy: "the sign-in was declined", at: now - .hours(2))
-        try wiring.store.update(hanako)
-        try wiring.store.replaceCredentials(Credentials(), accountId: hanako.id)
     }
 }

@@ -51,6 +51,26 @@ public struct TokenAccess: Sendable {
                            + "with an account of \(pinned) (`authdeck login \(provider)`), or prune this one (`authdeck prune`)")
     }
 
+    /// What a sign-in that landed in another tenant than its provider pins says: which tenant
+    /// it got, which one is pinned, and what to do. Nil when the tenant is right.
+    ///
+    /// Why: the same user approved again landed in the same wrong tenant, and the deck said
+    /// "Signed in prod/dev@fabrikam.com." beside a row still stale, with no hint why.
+    public static func signedInToOtherTenant(_ account: Account, config: DeckConfig) -> String? {
+        guard let pinned = otherTenantPin(account, config: config) else { return nil }
+        let provider = account.providerId
+        return "signed in, but to tenant \(TerminalText.inert(account.realm ?? "")), not \(pinned), which provider \(provider) pins: "
+            + "it stays stale and gives no token — sign in with an account of \(pinned) (`authdeck login \(provider)`), "
+            + "or prune this one (`authdeck prune`)"
+    }
+
+    /// Throws `signedInToOtherTenant`'s sentence, naming the account, as a needs-sign-in (exit
+    /// 3): `login` saved it, yet no token will be given for it.
+    public static func refuseSignedInToOtherTenant(_ account: Account, config: DeckConfig) throws {
+        guard let wrong = signedInToOtherTenant(account, config: config) else { return }
+        throw NeedsSignIn(remedy: "\(account.id) (\(TerminalText.inert(account.username))): \(wrong)")
+    }
+
     public init(wiring: ProviderWiring, config: DeckConfig, configIdentity: String? = nil) {
         self.wiring = wiring
         self.config = config

@@ -56,7 +56,8 @@ public enum AccountState: Equatable, Hashable, Sendable {
         case .signedIn, .expiringSoon: return nil
         case .renewDue: return "inside the clock-skew margin; renewed silently at the next use"
         case .expired(let renewable):
-            return renewable ? "expired; can be renewed silently" : "expired; sign in again"
+            // What to do, not the state again ("expired — expired; sign in again").
+            return renewable ? "can be renewed silently" : "sign in again"
         case .needsSignIn(let reason), .failed(let reason): return reason
         case .stale(let reason): return reason.sentence
         }

@@ -98,7 +98,7 @@ public struct DeckWork: Sendable {
                 inbox.post(.renewFinished(id: id, failure: nil, retryAt: pacing.notBefore(id)))
             case .signedIn(let signed):
                 let other = signed.account.id == id ? nil : "\(signed.account.providerId)/\(TerminalText.inert(signed.account.username))"
-                inbox.post(.signInFinished(id: id, failure: nil, account: other))
+                inbox.post(.signInFinished(id: id, failure: TokenAccess.signedInToOtherTenant(signed.account, config: config), account: other))
             }
         } catch let f as AuthFailure where interactive {
             inbox.post(.signInFinished(id: id, failure: f.remedy))
@@ -138,8 +138,9 @@ public struct DeckWork: Sendable {
         do {
             let started = clock.now()
             let added = try await reauthentication.add(provider, presenter: presenter(key))
-            inbox.post(.signInFinished(id: key, failure: nil, account: "\(provider)/\(TerminalText.inert(added.account.username))",
-                                       existing: added.account.createdAt < started))
+            let name = "\(provider)/\(TerminalText.inert(added.account.username))"
+            inbox.post(.signInFinished(id: key, failure: TokenAccess.signedInToOtherTenant(added.account, config: config).map { "\(TerminalText.inert(added.account.username)) \($0)" },
+                                       account: name, existing: added.account.createdAt < started))
         } catch let f as AuthFailure {
             inbox.post(.signInFinished(id: key, failure: f.remedy))
         } catch is CancellationError {

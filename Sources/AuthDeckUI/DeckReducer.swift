@@ -216,6 +216,8 @@ public enum DeckReducer {
                 return []
             }
             guard let row = state.selectedRow, state.busy[row.id] == nil else { return [] }
+            // Acted on, the row stays selected as its result moves it.
+            state.selectedID = row.id
             state.busy[row.id] = "renewing"
             state.message = nil
             return [.renew(ids: [row.id], interactiveIfNeeded: true)]
@@ -425,6 +427,12 @@ public enum DeckReducer {
     /// (signing out one account after another) stays where they were.
     static func keepSelection(_ state: inout DeckState, near place: Int?) {
         let visible = state.visibleRows
+        // None chosen yet: the top row, whatever moved there (a renewal reorders the rows).
+        guard state.selectionChosen else {
+            state.selectedID = visible.first?.id
+            state.selectionChosen = false
+            return
+        }
         if let id = state.selectedID, visible.contains(where: { $0.id == id }) { return }
         if let id = state.selectedID, state.rows.contains(where: { $0.id == id }) { return }
         state.selectedID = visible.isEmpty ? nil : visible[min(place ?? 0, visible.count - 1)].id

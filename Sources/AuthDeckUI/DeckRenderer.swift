@@ -37,9 +37,8 @@ public enum DeckRenderer {
         if layout.providersWidth > 0 { providers(&b, state, layout, glyphs) }
         table(&b, state, layout, glyphs)
         detail(&b, state, layout, glyphs)
-        // A message too long for the status line goes on over the help bar while it is shown
-        // (a remedy cut at "sign in again: `authdeck lo…" told nothing).
-        if !status(&b, state, layout, glyphs) { helpBar(&b, state, layout) }
+        status(&b, state, layout, glyphs)
+        helpBar(&b, state, layout)
         if let modal = state.modal { self.modal(&b, modal, state, glyphs) }
         return b
     }
@@ -158,11 +157,12 @@ public enum DeckRenderer {
         }
         // What a person came for is served first: the state and the countdown (short, and
         // unreadable when cut: "● signe…"), then who the account is; LAST USED and REALM give
-        // way entirely when the rest needs the room (at 60×15 LAST USED kept its ten cells for
-        // "never" while the state was cut), the display name is squeezed last.
+        // way when the rest needs the room (at 60×15 LAST USED kept its ten cells for "never"
+        // while the state was cut): cut first, REALM last, and left out, LAST USED first, only
+        // when not even their titles fit beside the others whole.
         return TableColumns([
             need("PROVIDER", widest(\.providerId), cap: 20, 3), need("NAME", widest(\.displayName), cap: 32, 5),
-            need("USER", widest { userText($0) }, cap: 40, 2), need("REALM", widest(\.realm), cap: 40, optional: true, 5),
+            need("USER", widest { userText($0) }, cap: 40, 2), need("REALM", widest(\.realm), cap: 40, optional: true, 6),
             need("STATE", widest { stateText($0, s, g).0 }, 0), need("EXPIRES", widest { expiryText($0, s.now) }, 1),
             need("LAST USED", widest { ExpiryText.ago($0.lastUsed, now: s.now) }, optional: true, 4),
         ], width: width)
@@ -273,33 +273,24 @@ public enum DeckRenderer {
         return TextFit.wrap(String(glued), width, indent: 2).map { $0.replacing("\u{00A0}", with: " ") }
     }
 
-    /// The status line; whether a long message took the help bar's line too.
-    @discardableResult
-    static func status(_ b: inout ScreenBuffer, _ s: DeckState, _ l: DeckLayout, _ g: Glyphs) -> Bool {
+    /// The status line: one line, a message too long for it cut with `…`. Why one line: a
+    /// message wrapped over the key hints hid how to get help and how to leave; the whole of a
+    /// message about an account stays in its detail pane (the event or last error it records).
+    static func status(_ b: inout ScreenBuffer, _ s: DeckState, _ l: DeckLayout, _ g: Glyphs) {
         b.fill(x: 0, y: l.statusY, width: b.width, height: 1, role: .status)
         var text = ""
         if s.editingFilter || !s.filter.isEmpty {
             text = " /\(s.filter)\(s.editingFilter ? "█" : "")"
             if s.editingFilter {
                 b.put(TextFit.cut(text, b.width - 1), x: 0, y: l.statusY, role: .status)
-                return false
+                return
             }
         }
         if !s.busy.isEmpty {
             text += " \(g.spinner[s.spinnerPhase % g.spinner.count]) \(s.busy.count) in progress"
         }
         if let m = s.message { text += (text.isEmpty ? " " : " · ") + prose(m, g) }
-        guard CharacterWidth.of(text) > b.width - 1, l.helpY == l.statusY + 1 else {
-            b.put(TextFit.cut(text, b.width - 1), x: 0, y: l.statusY, role: .status)
-            return false
-        }
-        // Both lines start in column 1, as every status line does.
-        let lines = TextFit.wrap(String(text.drop { $0 == " " }), b.width - 2)
-        b.fill(x: 0, y: l.helpY, width: b.width, height: 1, role: .status)
-        b.put(lines[0], x: 1, y: l.statusY, role: .status)
-        let rest = lines.dropFirst().map { String($0.drop { $0 == " " }) }.joined(separator: " ")
-        b.put(TextFit.cut(rest, b.width - 2), x: 1, y: l.helpY, role: .status)
-        return true
+        b.put(TextFit.cut(text, b.width - 1), x: 0, y: l.statusY, role: .status)
     }
 
     /// The help bar in the table's order; when it does not fit, other keys give way to `?` and

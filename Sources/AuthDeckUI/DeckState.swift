@@ -41,7 +41,14 @@ public struct DeckState: Equatable, Sendable {
     /// When time alone may change a row's state (`DeckAssessment.changesAt`): the deck rereads
     /// the store then.
     public var reloadAt: Instant?
-    public var selectedID: String?
+    /// The selected account; setting it marks it chosen (`selectionChosen`).
+    public var selectedID: String? { didSet { selectionChosen = true } }
+    /// Whether the selected row was chosen (moved to, clicked, filtered to, acted on) rather
+    /// than given by default. Until one is chosen the deck keeps its top row selected as the
+    /// rows reorder. Why: the demo opened with
+    /// its soonest-expiring row selected, which the deck renewed at once and so moved down the
+    /// expiry sort, the selection following it to the seventh row.
+    public var selectionChosen = false
     /// The account whose recent events were asked for and not read yet (`DeckReducer.eventsWanted`).
     public var eventsAsked: String?
     public var pane: Pane = .accounts

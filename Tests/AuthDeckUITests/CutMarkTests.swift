@@ -50,17 +50,20 @@ import AuthDeckTestSupport
         #expect(DeckRenderer.detailLine("token a b c d e f g h — in 5m 59s", 20) == ["token a b c d e f g", "  h — in 5m 59s"])
     }
 
-    /// A message longer than the status line goes on over the key hints at 120×40 with its
-    /// end whole, and is cut with `…` where two lines are not enough (80×24).
-    @Test func aLongMessageEndsWholeOrMarked() {
+    /// A message longer than the status line is cut there with `…`, on its one line, at 120×40,
+    /// 80×24 and 60×15, a spinner before it or not; the key hints keep their line (issue 39,
+    /// item 6: it wrapped over them).
+    @Test(arguments: [(120, 40), (80, 24), (60, 15)])
+    func aLongMessageIsCutOnItsOneLine(width: Int, height: Int) {
         let message = "work/revoked@contoso.com: the grant expired or was revoked (AADSTS70008) — sign in again: `authdeck login work --username revoked@contoso.com`"
-        var wide = DeckTestState.make(width: 120, height: 40)
-        wide.message = message
-        #expect(lines(wide).joined(separator: " ").contains("revoked@contoso.com`"))
-        var narrow = DeckTestState.make(width: 80, height: 24)
-        narrow.message = message
-        narrow.busy["work/0000a010"] = "renewing"  // "⠋ 1 in progress · " before it: two lines are not enough
-        let last = lines(narrow)[23].trimmingCharacters(in: .whitespaces)
-        #expect(last.hasSuffix("…"), "\(last)")
+        for busy in [false, true] {
+            var s = DeckTestState.make(width: width, height: height)
+            s.message = message
+            if busy { s.busy["work/0000a010"] = "renewing" }
+            let screen = lines(s)
+            let status = screen[height - 2].trimmingCharacters(in: .whitespaces), hints = screen[height - 1]
+            #expect(status.hasSuffix("…") && status.contains("work/revoked@contoso.com: the grant"), "\(status)")
+            #expect(hints.contains("? help") && hints.contains("q quit"), "\(hints)")
+        }
     }
 }

@@ -51,6 +51,26 @@ import AuthDeckLook
         #expect(s.selectedID == s.visibleRows.last?.id)
     }
 
+    /// Issue 39, item 3: the deck opens on its top row and keeps the top row selected while
+    /// nothing is chosen — the top row renewed and moved down the expiry sort took the
+    /// selection with it (the demo opened on its seventh row); once a row is chosen it stays.
+    @Test func theTopRowStaysSelectedUntilARowIsChosen() {
+        var s = DeckTestState.make(width: 120, height: 40)
+        let top = s.visibleRows[0]
+        #expect(s.selectedRow?.id == top.id)
+        var renewed = top
+        renewed.expiry = DeckTestState.now + .days(400)
+        _ = DeckReducer.reduce(&s, .rowsUpdated(ids: [top.id], rows: [renewed], changesAt: nil))
+        #expect(s.visibleRows[0].id != top.id, "the renewal moved the row down")
+        #expect(s.selectedRow?.id == s.visibleRows[0].id, "the new top row is selected")
+        _ = DeckReducer.reduce(&s, .key(.down))
+        let chosen = s.selectedRow!.id
+        var moved = s.rows.first { $0.id == chosen }!
+        moved.expiry = DeckTestState.now + .days(500)
+        _ = DeckReducer.reduce(&s, .rowsUpdated(ids: [chosen], rows: [moved], changesAt: nil))
+        #expect(s.selectedRow?.id == chosen, "a chosen row keeps the selection wherever it goes")
+    }
+
     @Test func updatedRowsReplaceTheirsAndTheProvidersTally() {
         var s = DeckTestState.make(width: 120, height: 40)
         let before = s.rows

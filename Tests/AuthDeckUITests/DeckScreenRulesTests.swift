@@ -65,20 +65,6 @@ import AuthDeckConfig
         #expect(detail.allSatisfy { !$0.contains("in 2h 00m") }, "\(detail)")
     }
 
-    /// A remedy too long for the status line goes on over the help bar, whole, while it is
-    /// shown; a short one leaves the help bar where it is.
-    @Test func aLongMessageTakesTheHelpBarsLineInsteadOfBeingCut() {
-        var s = DeckTestState.make(width: 80, height: 24)
-        let remedy = "work/taro@contoso.com: the grant was revoked at the provider (AADSTS70008); sign in again: `authdeck login work` [invalid_grant]"
-        s.message = remedy
-        let screen = lines(s)
-        let status = screen[22], help = screen[23]
-        #expect((status + help).contains("`authdeck login work` [invalid_grant]"), "\(status)\n\(help)")
-        #expect(!help.contains("? help"))
-        s.message = "Renewed work/taro@contoso.com."
-        #expect(lines(s)[23].contains("? help"))
-    }
-
     /// Messages name the account as provider/username, or by id when another account of
     /// the provider has the same username.
     @Test func messagesNameTheAccount() {

@@ -23,4 +23,20 @@ struct NarrowTableTests {
         let text = DeckRenderer.render(DeckTestState.make(width: 120, height: 40)).text
         #expect(text.contains("LAST USED"))
     }
+
+    /// Issue 39, item 2: the demo's columns at 120 columns (93 cells beside the providers pane)
+    /// once EXPIRES holds "expired 17m 19s ago": REALM is cut to what is left, not dropped,
+    /// and every other column stays whole.
+    @Test func realmIsCutNotDroppedBesideALongCountdown() {
+        let columns = TableColumns([
+            .init("PROVIDER", content: 11, cap: 20, priority: 3), .init("NAME", content: 12, cap: 32, priority: 5),
+            .init("USER", content: 18, cap: 40, priority: 2), .init("REALM", content: 36, cap: 40, optional: true, priority: 6),
+            .init("STATE", content: 11, priority: 0), .init("EXPIRES", content: 19, priority: 1),
+            .init("LAST USED", content: 5, optional: true, priority: 4),
+        ], width: 93)
+        #expect(columns.width(of: "REALM") == 7, "\(columns.columns)")
+        for (key, whole) in [("PROVIDER", 12), ("NAME", 13), ("USER", 19), ("STATE", 12), ("EXPIRES", 20), ("LAST USED", 10)] {
+            #expect(columns.width(of: key) == whole, "\(key): \(columns.columns)")
+        }
+    }
 }

@@ -53,6 +53,8 @@ struct LoginCommand: AsyncParsableCommand {
             password: { user in try PasswordReader.read(file: passwordFile, environment: context.environment, prompt: "Password for \(user) at \(provider): ") },
             note: { Output.note($0) })
         let stored = outcome.stored, now = context.clock.now()
+        // Saved (nothing is lost), yet no token will be given for it: said, with exit 3, as `token` would.
+        try TokenAccess.refuseSignedInToOtherTenant(stored.account, config: config)
         if json {
             let assessment = try context.assess(store, config)
             if let entry = assessment.entries.first(where: { $0.stored.account.id == stored.account.id }) {
