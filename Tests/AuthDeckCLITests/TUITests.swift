@@ -465,7 +465,8 @@ import AuthDeckLook
         // window and the demo approves it after 3 s.
         try s.send("a")
         try s.waitFor(text: "Add an account")
-        for _ in 0..<5 { try s.send("Down") }
+        // The generic OIDC provider is the demo's last (after the OAM REST one, hr-rest).
+        for _ in 0..<6 { try s.send("Down") }
         try s.waitFor(text: "▸ oidc")
         try s.send("Enter")
         try s.waitFor(text: "and enter the code:", timeout: 30)
