@@ -222,16 +222,16 @@ import AuthDeckTestSupport
 
         // The token (20 min) does not outlive renew_before (30 min): renewed, and the next pass
         // is due when the new one (1 h) enters renew_before.
-        let next = await watch.pass(config: config)
+        let next = await watch.pass(config: config).next
         #expect(adapter.calls == 1)
         #expect(hooks.runs.withLock { $0 } == ["renewed work/a0"])
         #expect(next == clock.now() + .hours(1) - .seconds(60) - .minutes(30))
 
         clock.advance(.minutes(31))
         adapter.failure.withLock { $0 = AuthFailure(.transient, code: "http 503", remedy: "the provider is unavailable") }
-        #expect(await watch.pass(config: config) == clock.now() + .seconds(5))
+        #expect(await watch.pass(config: config).next == clock.now() + .seconds(5))
         #expect(lines.withLock { $0.last }?.hasSuffix("work/a0 was not renewed (the provider is unavailable [http 503]); nothing was changed, trying again in 5 s") == true)
-        #expect(await watch.pass(config: config) == clock.now() + .seconds(5), "inside the back-off: nobody asked")
+        #expect(await watch.pass(config: config).next == clock.now() + .seconds(5), "inside the back-off: nobody asked")
         #expect(adapter.calls == 2)
 
         clock.advance(.seconds(5))
