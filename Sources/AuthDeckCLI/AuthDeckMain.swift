@@ -72,15 +72,15 @@ enum AuthDeckMain {
             if code == .validationFailure {
                 Output.stderr(message + "\n")
                 if json {
+                    // The sentence alone, without the usage lines and their "Error: " lead.
                     let said = AuthDeckCommand.message(for: error)
-                    ErrorJSON(error_class: "usage", code: "usage", remedy: TerminalText.inertMessage(said.hasPrefix("Error: ") ? String(said.dropFirst(7)) : said),
-                              exit_status: ExitStatus.usage).print()
+                    ErrorJSON(status: ExitStatus.usage, remedy: said.hasPrefix("Error: ") ? String(said.dropFirst(7)) : said).print()
                 }
                 return ExitStatus.usage
             }
             if !message.isEmpty { Output.error(message) }
             let status = code.rawValue == 0 ? ExitStatus.failure : code.rawValue
-            if json { ErrorJSON(error_class: ErrorJSON.className(status), code: ErrorJSON.className(status), remedy: TerminalText.inertMessage(message), exit_status: status).print() }
+            if json { ErrorJSON(status: status, remedy: message).print() }
             return status
         }
     }

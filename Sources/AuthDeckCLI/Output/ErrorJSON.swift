@@ -1,4 +1,3 @@
-import ArgumentParser
 import AuthDeckCore
 
 /// A failed command's answer under `--json`: one object on stdout with `error_class`, `code`,
@@ -32,9 +31,13 @@ struct ErrorJSON: Encodable, Equatable {
         if let failure = error as? AuthFailure {
             self.init(error_class: failure.errorClass.jsonName, code: failure.code, remedy: failure.remedy, exit_status: status)
         } else {
-            let name = Self.className(status)
-            self.init(error_class: name, code: name, remedy: error.sentence, exit_status: status)
+            self.init(status: status, remedy: error.sentence)
         }
+    }
+
+    /// The object for an error that names no class: the exit status stands for it.
+    init(status: Int32, remedy: String) {
+        self.init(error_class: Self.className(status), code: Self.className(status), remedy: remedy, exit_status: status)
     }
 
     init(error_class: String, code: String, remedy: String, exit_status: Int32) {

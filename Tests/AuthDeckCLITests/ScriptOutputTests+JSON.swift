@@ -7,33 +7,13 @@ import AuthDeckPlatform
 
 /// "`--json` everywhere (but `exec`)" (README), as a script author meets it in the real binary
 /// (issue 39, round 3, item 1): every command that answers a script has a JSON answer, and a
-/// failure under `--json` is a JSON object on stdout whichever command failed.
-@Suite struct JSONEverywhereTests {
-    let dir = TempDirectory("authdeck-json")
-    let fixture: DeckFixture
-    let runner: BinaryRunner
-    let store: DeckStore
-    var configPath: String { dir.file("config/authdeck/config.toml") }
-
-    init() throws {
-        runner = BinaryRunner.authdeck(home: dir)
-        fixture = DeckFixture(now: SystemClock().now())
-        store = try DeckStore.open(StoreLocation.resolve(storeFlag: nil, environment: runner.environment), clock: SystemClock())
-        for stored in fixture.accounts { try store.insert(stored) }
-        try FileManager.default.createDirectory(atPath: dir.file("config/authdeck"), withIntermediateDirectories: true)
-        try DeckFixture.configTOML.write(toFile: configPath, atomically: true, encoding: .utf8)
-    }
-
-    func run(_ args: String...) throws -> BinaryRunner.Result { try runner.run(args) }
-
-    func object(_ text: String) throws -> [String: Any] {
-        try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "not a JSON object: \(text)")
-    }
-
+/// failure under `--json` is a JSON object on stdout whichever command failed. On the fixture
+/// store and config of `ScriptOutputTests`.
+extension ScriptOutputTests {
     @Test func cookiesAsJSONCarryNameValueDomainPathExpiryAndFlags() throws {
         let r = try run("cookies", "sp/0000a012", "--json")
         #expect(r.status == 0, "\(r.stderr)")
-        let o = try object(r.stdout)
+        let o = try jsonObject(r.stdout)
         #expect(o["account"] as? String == "sp/0000a012" && o["provider"] as? String == "sp", "\(o)")
         let cookies = try #require(o["cookies"] as? [[String: Any]], "\(o)")
         let stored = try #require(fixture.accounts.first { $0.account.id == "sp/0000a012" }).credentials.cookies
@@ -55,7 +35,7 @@ import AuthDeckPlatform
     @Test func aFailureUnderJSONIsAJSONObjectOnStdoutForEveryCommand() throws {
         let signIn = try run("token", "prod", "--json")
         #expect(signIn.status == 3, "\(signIn.stdout) \(signIn.stderr)")
-        let e = try object(signIn.stdout)
+        let e = try jsonObject(signIn.stdout)
         #expect(e["error_class"] as? String == "needs_interaction" && e["exit_status"] as? Int == 3, "\(e)")
         #expect(e["code"] is String)
         let remedy = try #require(e["remedy"] as? String)
@@ -63,14 +43,14 @@ import AuthDeckPlatform
 
         let unknown = try run("cookies", "nobody-here", "--json")
         #expect(unknown.status == 2)
-        let u = try object(unknown.stdout)
+        let u = try jsonObject(unknown.stdout)
         #expect(u["error_class"] as? String == "usage" && u["code"] as? String == "usage" && u["exit_status"] as? Int == 2, "\(u)")
         #expect((u["remedy"] as? String)?.contains("no account matches \"nobody-here\"") == true, "\(u)")
 
         // A usage error ArgumentParser finds before the command runs.
         let parse = try run("watch", "--json")
         #expect(parse.status == 2)
-        #expect((try object(parse.stdout))["remedy"] as? String == "--json prints one pass's outcomes: use it with --once", "\(parse.stdout)")
+        #expect((try jsonObject(parse.stdout))["remedy"] as? String == "--json prints one pass's outcomes: use it with --once", "\(parse.stdout)")
         // Without --json, stdout stays empty.
         let plain = try run("token", "prod")
         #expect(plain.status == 3 && plain.stdout.isEmpty)
@@ -79,7 +59,7 @@ import AuthDeckPlatform
     @Test func keySaysItsSourceAsJSON() throws {
         let r = try run("key", "--json")
         #expect(r.status == 0, "\(r.stderr)")
-        let o = try object(r.stdout)
+        let o = try jsonObject(r.stdout)
         #expect(o["source"] as? String == "file" && o["store_exists"] as? Bool == true, "\(o)")
         #expect(o["key_file"] as? String == dir.file("data/authdeck/key") && o["key_file_exists"] as? Bool == true, "\(o)")
         #expect(o["key_source"] as? String == store.keySource)
@@ -90,7 +70,7 @@ import AuthDeckPlatform
     @Test func setupGitSaysTheURLsItConfiguredAsJSON() throws {
         let r = try run("setup-git", "https://dev.azure.com/contoso", "https://git.example.com", "--json")
         #expect(r.status == 0, "\(r.stderr)")
-        let o = try object(r.stdout)
+        let o = try jsonObject(r.stdout)
         #expect(o["action"] as? String == "configured", "\(o)")
         #expect(o["urls"] as? [String] == ["https://dev.azure.com/contoso", "https://git.example.com"], "\(o)")
         #expect(o["use_http_path"] as? [String] == ["https://dev.azure.com/contoso"], "\(o)")
@@ -107,7 +87,7 @@ import AuthDeckPlatform
         let said = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         git.waitUntilExit()
         #expect(said.trimmingCharacters(in: .newlines) == helper)
-        let removed = try object(try run("setup-git", "https://git.example.com", "--remove", "--json").stdout)
+        let removed = try jsonObject(try run("setup-git", "https://git.example.com", "--remove", "--json").stdout)
         #expect(removed["action"] as? String == "removed" && removed["helper"] == nil, "\(removed)")
     }
 
@@ -124,7 +104,7 @@ import AuthDeckPlatform
         try jar.write(toFile: file, atomically: true, encoding: .utf8)
         let r = try run("import", "cookies", file, "--provider", "sp", "--username", "hanako@contoso.com", "--json")
         #expect(r.status == 0, "\(r.stderr)")
-        let o = try object(r.stdout)
+        let o = try jsonObject(r.stdout)
         #expect(o["provider"] as? String == "sp" && o["site"] as? String == "contoso.sharepoint.com", "\(o)")
         #expect((o["account"] as? String)?.hasPrefix("sp/") == true)
         #expect(o["imported"] as? [String] == ["FedAuth"], "\(o)")
@@ -139,7 +119,7 @@ import AuthDeckPlatform
     @Test func importURLAsJSONAndAProviderNotReadyListsNoFlows() throws {
         let r = try run("config", "import-url", "oa://settings?AuthServerType::=OAuth2.0&OAMOAuthServiceEndpoint::=https://host123.us.example.com:14100&ApplicationName::=OAuthApp", "--json")
         #expect(r.status == 0, "\(r.stderr)")
-        let o = try object(r.stdout)
+        let o = try jsonObject(r.stdout)
         #expect(o["id"] as? String == "oauthapp" && o["kind"] as? String == "oam" && o["config"] as? String == configPath, "\(o)")
         #expect(o["client_id"] == nil && (o["notes"] as? [String])?.first?.contains("OAuthClientID") == true, "\(o)")
         #expect((o["endpoints"] as? [String: String])?.values.contains { $0.contains("host123.us.example.com") } == true, "\(o)")
@@ -162,7 +142,7 @@ import AuthDeckPlatform
     @Test func watchOnceSaysWhatThePassDid() throws {
         let r = try run("watch", "--once", "--json", "--verbose")
         #expect(r.status == 0, "\(r.stderr)")
-        let o = try object(r.stdout)
+        let o = try jsonObject(r.stdout)
         let accounts = try #require(o["accounts"] as? [[String: Any]], "\(o)")
         let summary = try #require(o["summary"] as? String)
         #expect(!accounts.isEmpty, "\(o)")
