@@ -26,6 +26,8 @@ let package = Package(
         .target(name: "CCurl", path: "Sources/CCurl", linkerSettings: [.linkedLibrary("dl")]),
         // libsecret, dlopen()ed only when a store's key lives in the Secret Service.
         .target(name: "CSecret", path: "Sources/CSecret", linkerSettings: [.linkedLibrary("dl")]),
+        // OpenSSL's libssl and libcrypto, dlopen()ed by the emulator's TLS listener and the demo's CA.
+        .target(name: "CTLS", path: "Sources/CTLS", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
         // glibc's <malloc.h> (mallopt), for AuthDeckPlatform's MallocTuning.
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
 
@@ -68,13 +70,14 @@ let package = Package(
         // one wiring of provider adapters: what the CLI's commands and the deck's runtime call.
         .target(name: "AuthDeckApp", dependencies: [
             "AuthDeckCore", "AuthDeckConfig", "AuthDeckStore", "AuthDeckVault", "AuthDeckHTTP", "AuthDeckOAuth", "AuthDeckProviders",
+            "AuthDeckPlatform",  // CrashHygiene: the sign-in window's browser gets the person's core limit
         ], swiftSettings: strict),
         // Roles, themes and the key table: named by config.toml, used by the deck.
         .target(name: "AuthDeckLook", dependencies: ["AuthDeckCore"], swiftSettings: strict),
         .target(name: "AuthDeckUI", dependencies: ["AuthDeckCore", "AuthDeckLook"], swiftSettings: strict),
         .target(name: "AuthDeckTerminal", dependencies: ["AuthDeckUI", "AuthDeckLook", "CNcursesw"], swiftSettings: strict),
         .target(name: "AuthDeckEmulator", dependencies: [
-            .product(name: "FlyingFox", package: "FlyingFox"),
+            "CTLS", .product(name: "FlyingFox", package: "FlyingFox"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "CryptoExtras", package: "swift-crypto"),
         ], swiftSettings: strict),
@@ -138,6 +141,6 @@ package.targets.append(contentsOf: [
     // The executable's own types (its JSON writer), through @testable import.
     .testTarget(name: "AuthDeckCommandTests", dependencies: [
         "AuthDeckCLI", "AuthDeckCore", "AuthDeckConfig", "AuthDeckTestSupport", "AuthDeckStore", "AuthDeckUI", "AuthDeckLook", "AuthDeckTerminal", "AuthDeckPlatform",
-        "AuthDeckDeck", "AuthDeckApp",
+        "AuthDeckDeck", "AuthDeckApp", .product(name: "ArgumentParser", package: "swift-argument-parser"),
     ], swiftSettings: strict),
 ])

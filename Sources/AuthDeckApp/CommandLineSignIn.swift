@@ -18,6 +18,9 @@ public struct CommandLineSignIn {
         public var remember: OAMCredentialOptions.Remembrance?
         /// The person gave a password (a file or the environment): it is sent, not a stored one.
         public var passwordGiven: Bool
+        /// A browser window's sign-in (`BrowserSignIn`) is cancelled by Ctrl-C, SIGTERM and
+        /// SIGHUP, so its profile is deleted before the process ends (the command line's).
+        public var stopOnSignals = false
 
         public init(flow: SignInFlow?, username: String?, openBrowser: Bool = true, timeout: TimeSpan = .minutes(10),
                     connectivity: OAMLoginService.Mode? = nil, remember: OAMCredentialOptions.Remembrance? = nil, passwordGiven: Bool) {
@@ -64,6 +67,10 @@ public struct CommandLineSignIn {
         let chosen = SignInFlowChoice.forCommandLine(request.flow, adapter: adapter)
         guard offered.contains(chosen) || chosen == .assertion else {
             throw Refusal.usage("provider \"\(TerminalText.inert(providerId))\" does not offer --\(chosen.rawValue) (it offers: \(offered.map { "--\($0.rawValue)" }.joined(separator: ", ")))")
+        }
+        if BrowserSignIn.handles(chosen, of: adapter) {
+            return .signedIn(try await BrowserSignIn(wiring: wiring, config: config).run(
+                adapter.profile, username: request.username, timeout: request.timeout, presenter: presenter, stopOnSignals: request.stopOnSignals))
         }
         if let service = OAMLoginService(for: adapter, store: wiring.store, clock: wiring.clock),
            chosen == .password || request.connectivity != nil {

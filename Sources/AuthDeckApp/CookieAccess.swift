@@ -5,8 +5,9 @@ import AuthDeckConfig
 /// ones while they outlive the clock-skew margin, else renewed silently and committed before
 /// they are handed out.
 ///
-/// Why: `cookies` asked the script to run `authdeck refresh` while `token` renewed on its own,
-/// so the README's `curl -b <(authdeck cookies sp-intranet)` broke every few hours (issue 31).
+/// Why: a script's cookie jar must keep working as `token` does without a separate
+/// `authdeck refresh`: the README's `curl -b <(authdeck cookies sp-intranet)` runs unattended
+/// for longer than a SharePoint session lasts.
 public struct CookieAccess: Sendable {
     let wiring: ProviderWiring
     let config: DeckConfig

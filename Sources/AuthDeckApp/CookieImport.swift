@@ -20,6 +20,10 @@ public struct CookieImport: Sendable {
     public let expired: [String]
     /// The site's cookies a browser encrypted that could not be decrypted, and why.
     public let unreadable: [ChromiumCookieReader.Unreadable]
+    /// What the account's event says they came from, and the event's kind: a file imported,
+    /// or a sign-in in a browser window (`BrowserSignIn`).
+    var cameFrom: String
+    var eventKind = DeckEvent.Kind.imported
 
     /// Reads `file` and keeps the cookies of `profile`'s site unexpired at `now`. `scratch` is
     /// a private directory for copying a Firefox database Firefox may hold open.
@@ -87,6 +91,14 @@ public struct CookieImport: Sendable {
         throw Refusal.failure("the Secret Service has no \"\(browser.keyringLabel)\" item (is this the keyring \(browser.displayName) used?)")
     }
 
+    /// Keeps the site's cookies a sign-in window read (every cookie the browser held), by
+    /// the same rules as a file's: one way to decide what of a browser's cookies is stored.
+    init(signedIn all: [Cookie], browser: String, profile: ProviderProfile, site: SiteHost, now: Instant) throws {
+        try self.init(file: browser, profile: profile, site: site, read: all, now: now)
+        cameFrom = "a sign-in in \(URL(fileURLWithPath: browser).lastPathComponent)"
+        eventKind = .signInSucceeded
+    }
+
     /// Keeps the site's unexpired cookies of `read`, counting what was left out and why.
     init(file: String, profile: ProviderProfile, site: SiteHost, read all: [Cookie], now: Instant,
          unreadable: [ChromiumCookieReader.Unreadable] = []) throws {
@@ -103,6 +115,7 @@ public struct CookieImport: Sendable {
         }
         (self.file, self.profile, self.site, self.cookies, self.otherSites, self.expired) = (file, profile, site, cookies, others, expired)
         self.unreadable = unreadable
+        cameFrom = URL(fileURLWithPath: file).lastPathComponent
     }
 
     /// What was left out and why, as a sentence, or nil when nothing was.
@@ -134,8 +147,8 @@ public struct CookieImport: Sendable {
         account.lastError = nil
         account.quarantinedAt = nil
         try store.saveSignIn(account, credentials: Credentials(cookies: cookies), event: DeckEvent(
-            at: now, kind: .imported, accountId: account.id, providerId: profile.id,
-            detail: "\(Self.count(cookies.count, "cookie")) for \(site) from \(URL(fileURLWithPath: file).lastPathComponent)"))
+            at: now, kind: eventKind, accountId: account.id, providerId: profile.id,
+            detail: "\(Self.count(cookies.count, "cookie")) for \(site) from \(cameFrom)"))
         return account
     }
 }

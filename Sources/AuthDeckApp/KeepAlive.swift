@@ -43,7 +43,7 @@ public struct KeepAlive {
                                  silentRenewal: { s in profiles[s.account.providerId].map { ProviderCapabilities.renewsWithoutRefreshToken($0, s.credentials) } ?? false })
         let byId = Dictionary(assessment.entries.map { ($0.stored.account.id, $0) }, uniquingKeysWith: { a, _ in a })
         // Told again only once signed in anew: a token still valid after the provider refused
-        // its renewal is usable, yet the refusal stands (it was told on every pass).
+        // its renewal is usable, yet the refusal stands (telling it on every pass is noise).
         for entry in assessment.entries where entry.state.isUsable && entry.stored.account.lastError?.errorClass != .needsInteraction {
             toldNeedsSignIn.remove(entry.stored.account.id)
         }

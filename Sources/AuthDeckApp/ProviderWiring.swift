@@ -71,7 +71,8 @@ public struct ProviderWiring: Sendable {
     /// The adapter a sign-out asks to revoke: nil only for a provider gone from the config
     /// (then only local credentials can go). A configured provider whose adapter cannot be
     /// built (its `client_secret_env` unset) throws: that is a revocation that failed, and a
-    /// failed revocation deletes nothing — before, it deleted the whole account unrevoked.
+    /// failed revocation deletes nothing, so the grant is never left alive at the server with
+    /// nothing here to revoke it with.
     public func signOutAdapter(forProvider providerId: String, config: DeckConfig?) throws -> (any ProviderAdapter)? {
         guard let config, let profile = config.provider(providerId) else { return nil }
         return try adapter(for: profile, config: config)

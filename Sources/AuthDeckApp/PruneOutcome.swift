@@ -9,10 +9,15 @@ public struct PruneOutcome: Sendable {
     public var kept: [String]
     /// Accounts whose quarantine had lasted past the retention, deleted for good.
     public var purged: [Account]
+    /// Providers whose default account (`authdeck use`) was pruned, with that account's id:
+    /// they have no default now.
+    public var clearedDefaults: [(provider: String, account: String)]
 
-    public init(quarantined: [PruneCandidate], kept: [String], purged: [Account]) {
+    public init(quarantined: [PruneCandidate], kept: [String], purged: [Account],
+                clearedDefaults: [(provider: String, account: String)] = []) {
         self.quarantined = quarantined
         self.kept = kept
         self.purged = purged
+        self.clearedDefaults = clearedDefaults
     }
 }

@@ -65,6 +65,10 @@ public struct Reauthentication: Sendable {
         guard let flow = SignInFlowChoice.forDeck(adapter, username: username) else {
             throw AuthFailure(.misconfigured, code: "password_only", remedy: SignInFlowChoice.deckCannotSignIn(adapter.profile.id))
         }
+        if BrowserSignIn.handles(flow, of: adapter) {
+            return try await BrowserSignIn(wiring: wiring, config: config).run(adapter.profile, username: username, timeout: SignInOptions().timeout,
+                                                                                presenter: presenter)
+        }
         guard flow == .password, let username else {
             return try await SignInCoordinator(store: wiring.store, clock: wiring.clock)
                 .signIn(with: adapter, flow: flow, presenter: presenter, options: SignInOptions(username: username))

@@ -1,8 +1,8 @@
 import AuthDeckCore
 
 /// What a silent renewal has to achieve. Every caller names its need and `Renewal` alone turns
-/// it into "renew or not, how far ahead": before, five use cases each worked that out, two of
-/// them with the same `renewBefore ?? …` line.
+/// it into "renew or not, how far ahead", so the use cases that renew (token, cookies, exec,
+/// watch, the deck) cannot disagree about when an account is due.
 public enum RenewalNeed: Sendable, Equatable {
     /// Credentials usable now — a token for `scopes` (empty: the provider's) or a cookie set
     /// that outlives the clock-skew margin (`token`, `cookies`, the helpers).

@@ -10,14 +10,16 @@ public enum SignInFlowChoice {
 
     /// The deck's flow: the provider's `flow` when it is device or browser, else device, else
     /// browser — never a browser for a provider whose `flow` is something else (a browser
-    /// window its people were never meant to use waited for an approval nobody would give:
-    /// issue 31, the demo's OAM account). A provider that offers a person nothing else in the
+    /// window its people are not meant to use would wait for an approval nobody gives, as for
+    /// the demo's OAM account), and for a provider of cookies only when its `flow` is browser
+    /// (its window replaces a linked or legacy provider's own way back, which needs no window).
+    /// A provider that offers a person nothing else in the
     /// deck signs a known account (`username`) in again with its password, asked in a window
     /// of the deck; nil when nothing fits (a new account of a password-only provider).
     public static func forDeck(_ adapter: any ProviderAdapter, username: String? = nil) -> SignInFlow? {
         let offered = adapter.capabilities.flows
         let configured = adapter.profile.flow
-        let browserAllowed = configured == nil || configured == .browser
+        let browserAllowed = configured == .browser || (configured == nil && !adapter.capabilities.producesCookies)
         let shown = [configured, .device, browserAllowed ? .browser : nil].compactMap { $0 }
             .first { offered.contains($0) && ($0 == .device || $0 == .browser) }
         if let shown { return shown }

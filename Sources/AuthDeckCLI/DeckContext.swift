@@ -8,6 +8,10 @@ import AuthDeckApp
 
 /// The composition root of one CLI invocation: resolves paths, opens the store and reads the
 /// config on demand, and hands out the clock. Commands get everything from here.
+///
+/// Its ports — the process environment (which names the store and config), the clock, the
+/// adapters (and through them HTTP and the browser) and the output — are the process's own
+/// unless given, so a command that takes its context (`run(in:)`) is tested in-process.
 struct DeckContext: Sendable {
     let environment: [String: String]
     let location: StoreLocation
@@ -16,19 +20,26 @@ struct DeckContext: Sendable {
     let configPath: String
     let configExplicit: Bool
     let clock: any WallClock
+    /// Where the command's words go.
+    let output: any CommandOutput
+    /// Builds provider adapters; nil: the real ones over libcurl (`ProviderWiring`).
+    let adapters: ProviderWiring.AdapterFactory?
 
     init(_ global: GlobalOptions, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.init(storeFlag: global.store, configFlag: global.config, environment: environment)
     }
 
-    init(storeFlag: String?, configFlag: String?, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    init(storeFlag: String?, configFlag: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
+         clock: (any WallClock)? = nil, output: any CommandOutput = StandardStreams(), adapters: ProviderWiring.AdapterFactory? = nil) {
         self.environment = environment
         self.location = StoreLocation.resolve(storeFlag: storeFlag, environment: environment)
         self.storeExplicit = storeFlag != nil || !(environment["AUTHDECK_STORE"] ?? "").isEmpty
         let resolved = XDG.configFile(flag: configFlag, environment: environment)
         self.configPath = resolved.path
         self.configExplicit = resolved.explicit
-        self.clock = Self.clock(environment)
+        self.clock = clock ?? Self.clock(environment)
+        self.output = output
+        self.adapters = adapters
     }
 
     /// The system clock, or, in a debug build, one stopped at `AUTHDECK_TEST_NOW` (seconds
@@ -45,13 +56,13 @@ struct DeckContext: Sendable {
     /// Opens the store, printing its non-fatal warnings (loose modes) to stderr.
     ///
     /// Only commands that add accounts (sign-ins, imports, the deck) pass `creating`: a
-    /// mistyped `--store` given to a reading command created directories and an empty store
-    /// and answered "No accounts yet" (issue 31). A new store is announced with its path.
+    /// mistyped `--store` given to a reading command must be an error, not directories and an
+    /// empty store answering "No accounts yet". A new store is announced with its path.
     func openStore(creating: Bool = false) throws -> DeckStore {
         if !creating, !storeExists { throw noStore() }
         let store = try DeckStore.open(location, clock: clock, keys: keySources())
-        for warning in store.warnings { Output.warning(warning) }
-        if store.created { Output.note("authdeck: created a new store at \(location.databasePath) (its key: \(location.keyFilePath))") }
+        for warning in store.warnings { output.warning(warning) }
+        if store.created { output.note("authdeck: created a new store at \(location.databasePath) (its key: \(location.keyFilePath))") }
         return store
     }
 
@@ -101,7 +112,7 @@ struct DeckContext: Sendable {
     }
 
     func wiring(_ store: DeckStore) -> ProviderWiring {
-        ProviderWiring(store: store, clock: clock, environment: environment)
+        ProviderWiring(store: store, clock: clock, environment: environment, adapters: adapters)
     }
 
     /// Config, store and the account ACCOUNT names: what every single-account command starts with.

@@ -11,8 +11,9 @@ public enum AccountState: Equatable, Hashable, Sendable {
     case expiringSoon
     /// Its credential has not expired yet, but is inside the clock-skew margin, so authdeck no
     /// longer presents it; it can be renewed silently, and is at the next use (or by the open
-    /// deck at once). Why a state of its own: it was "renew due" in the deck, "expired
-    /// (renewable)" in `accounts` and `"expired"` beside `expires_in_seconds: 5` in JSON.
+    /// deck at once). Why a state of its own: one name for it everywhere, rather than "renew
+    /// due" in the deck, "expired (renewable)" in `accounts` and `"expired"` beside
+    /// `expires_in_seconds: 5` in JSON.
     case renewDue
     /// Nothing usable is held; `renewable` says whether a silent renewal can be tried.
     case expired(renewable: Bool)

@@ -41,6 +41,17 @@ public protocol AccountStore: Sendable {
     func purgeQuarantine(before: Instant) throws -> [Account]
     func append(_ event: DeckEvent) throws
 
+    // MARK: Default accounts (`authdeck use`)
+
+    /// The account id a bare provider id stands for, if one is set. On the port because
+    /// sign-out and prune must clear a default naming the account they remove: left set, the
+    /// provider id would name an account that is gone.
+    func defaultAccount(provider: String) throws -> String?
+    /// Sets (or, with nil, clears) `provider`'s default account.
+    func setDefaultAccount(_ id: String?, provider: String) throws
+    /// Every provider's default account id, by provider (those with none are left out).
+    func defaultAccounts(providers: [String]) throws -> [String: String]
+
     // MARK: Renewal single-flight (across processes)
 
     /// Takes the renewal lease of an account for `holder` until `until`, in an IMMEDIATE

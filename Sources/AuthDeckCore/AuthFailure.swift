@@ -15,9 +15,9 @@ public struct AuthFailure: Error, Equatable, Sendable, CustomStringConvertible {
     public var oauthError: String?
     /// False when the provider was never asked: the failure only restates what the account
     /// holds (no refresh token, no app secret to renew with), which its derived state already
-    /// says. Such a failure is not recorded as the account's last error — recorded, one failed
-    /// `refresh` turned an "expiring soon" account into one that needs a sign-in and ran
-    /// `on_needs_sign_in` where a fresh store ran `on_expiring`.
+    /// says. Such a failure is not recorded as the account's last error: recorded, one failed
+    /// `refresh` would turn an "expiring soon" account into one that needs a sign-in and run
+    /// `on_needs_sign_in` where a fresh store runs `on_expiring`.
     public var providerAsked: Bool
 
     public init(_ errorClass: ErrorClass, code: String, remedy: String, oauthError: String? = nil, providerAsked: Bool = true) {

@@ -13,7 +13,7 @@ public protocol ClientRegistrationHolder: Sendable {
 
     /// The sign-in flows the client allows: a stored registration's grants, or for one not
     /// registered yet, the flows config would ask for; nil for a configured client. Why:
-    /// `providers` listed the password flow for a client registered without that grant.
+    /// `providers` must not list a flow (the password grant) the registered client lacks.
     func registeredFlows() throws -> [SignInFlow]?
 
     /// What the next sign-in will change in the stored registration because config asks for

@@ -19,6 +19,10 @@ public protocol ProviderAdapter: Sendable {
     /// `RevocationUnavailable` when this provider offers no way to.
     func revoke(_ stored: StoredAccount) async throws
 
+    /// As `revoke`, for a sign-out that also clears the registration (`--clear-registration`):
+    /// a provider that holds one at the server deletes it there too.
+    func revoke(_ stored: StoredAccount, clearingRegistration: Bool) async throws
+
     /// Asks the provider whether credentials that look valid still work (SharePoint cookies
     /// can expire server-side early); nil when the provider has no such check.
     func probe(_ stored: StoredAccount) async throws -> Bool?
@@ -47,6 +51,7 @@ extension ProviderAdapter {
     }
 
     public func probe(_ stored: StoredAccount) async throws -> Bool? { nil }
+    public func revoke(_ stored: StoredAccount, clearingRegistration: Bool) async throws { try await revoke(stored) }
     public var resourceHeaders: [ResourceHeader] { [] }
     public var keepsRegistration: Bool { false }
     public func keptAfterSignOut(_ stored: StoredAccount, clearRegistration: Bool) -> Credentials? { nil }

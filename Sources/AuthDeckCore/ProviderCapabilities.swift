@@ -21,8 +21,12 @@ public struct ProviderCapabilities: Equatable, Sendable {
             return ProviderCapabilities(flows: [.device, .browser, .client, .password, .import], producesTokens: true,
                                         producesCookies: false, silentRenewal: true, serverRevocation: false)
         case .sharepoint:
+            // A browser window (`flow = "browser"`) needs neither a linked Azure AD provider nor
+            // the legacy mode: the person signs in on the site's own page.
             let legacy = profile.options["mode"] == "legacy"
-            return ProviderCapabilities(flows: legacy ? [.password, .import] : [.device, .import], producesTokens: false,
+            let linked = profile.options["azure_provider"] != nil
+            return ProviderCapabilities(flows: legacy ? [.password, .browser, .import] : (linked ? [.device, .browser, .import] : [.browser, .import]),
+                                        producesTokens: false,
                                         producesCookies: true,
                                         silentRenewal: legacy ? profile.options["remember_password"] == "true" : profile.options["azure_provider"] != nil,
                                         serverRevocation: false)
@@ -70,6 +74,8 @@ public struct ProviderCapabilities: Equatable, Sendable {
         guard !of(profile).silentRenewal else { return nil }
         switch profile.kind {
         case .facebook: return "Facebook tokens cannot be renewed silently without an app secret"
+        case .sharepoint where profile.options["mode"] != "legacy" && profile.options["azure_provider"] == nil:
+            return "cookies from a browser sign-in cannot be renewed silently; signing in again opens the browser window"
         case .sharepoint: return profile.options["mode"] == "legacy"
             ? "legacy SharePoint cookies renew silently only with options.remember_password = true"
             : "SharePoint cookies renew silently only through a linked Azure AD provider (options.azure_provider)"

@@ -1,10 +1,10 @@
 /// An error as authdeck reports it: the one sentence a person reads (after `authdeck: `) and
 /// the exit status a script tests (`ExitStatus`).
 ///
-/// Why: the binary mapped seven error types to wording and status in `report` and again in a
-/// catch per command (a token's, cookies', exec's and the helpers' each turned
-/// `NeedsSignIn` and `AuthFailure` into the same two things). Every error a use case throws
-/// conforms, so the mapping is written once, by the type that knows what went wrong.
+/// Why: every error a use case throws conforms, so wording and status are decided once, by
+/// the type that knows what went wrong — not in `report` and again in a catch per command
+/// (`token`, `cookies`, `exec` and the helpers would each turn `NeedsSignIn` and
+/// `AuthFailure` into the same two things).
 public protocol ReportedError: Error {
     /// What went wrong and what to do, in one sentence (empty: nothing to print).
     var sentence: String { get }

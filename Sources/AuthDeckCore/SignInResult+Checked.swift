@@ -2,9 +2,9 @@ extension SignInResult {
     /// The result as it may be saved: refused when who signed in holds a control character.
     ///
     /// Why: the store keeps subject, username and realm as SQLite text, which ends at a NUL when
-    /// read back, while each account's seal binds the whole value. `bob\u{0}evil` was saved, read
-    /// back as `bob` (a second account indistinguishable from the real one, `bob` ambiguous) and
-    /// then refused forever as "changed without the key". A line break or an escape in them would
+    /// read back, while each account's seal binds the whole value. `bob\u{0}evil` would be saved,
+    /// read back as `bob` (a second account indistinguishable from the real one, `bob` ambiguous)
+    /// and then refused forever as "changed without the key". A line break or an escape in them would
     /// split git's `username=` answer or lie on a terminal. So every adapter's result passes here
     /// before anything is saved (`SignInCoordinator`, `MSALImport`); nothing of it is stored.
     /// The display name routes nothing and is only shown: its controls become U+FFFD instead of

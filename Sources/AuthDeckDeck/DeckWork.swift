@@ -10,8 +10,8 @@ import AuthDeckTerminal
 /// posting an action to the inbox, which the loop drains.
 ///
 /// Why a value of its own: background tasks capture this (Sendable, as each of its parts is)
-/// and never the loop, so the compiler checks that no task touches the loop's state — the
-/// runtime needed `@unchecked Sendable` while both lived in one class.
+/// and never the loop, so the compiler checks that no task touches the loop's state; one
+/// class holding both could only be `@unchecked Sendable`.
 public struct DeckWork: Sendable {
     /// The store, clock and adapters the use cases run with.
     let wiring: ProviderWiring
@@ -52,13 +52,6 @@ public struct DeckWork: Sendable {
         do {
             let candidates = try pruning.candidates(config, ids: Set(ids))
             let outcome = try pruning.quarantine(candidates, config: config)
-            // A pruned default no longer stands for its provider (as `authdeck prune` does): left
-            // set, the provider id would say its default is gone.
-            let pruned = Set(outcome.quarantined.map(\.account.id))
-            for (provider, id) in try store.defaultAccounts(providers: Array(Set(outcome.quarantined.map(\.account.providerId))))
-            where pruned.contains(id) {
-                try store.setDefaultAccount(nil, provider: provider)
-            }
             inbox.post(.pruned(count: outcome.quarantined.count))
         } catch { inbox.post(.failed("\(error)")) }
     }
@@ -156,18 +149,15 @@ public struct DeckWork: Sendable {
         }
     }
 
+    /// Signs `id` out through `SignOut`, as `authdeck logout` does: its default and (asked
+    /// with `c`, for the provider's last account) its dynamic client registration go with it.
     func logout(_ id: String, clearRegistration: Bool) async {
         guard let stored = try? store.account(id: id) else { return inbox.post(.loggedOut(id: id, failure: "the account is gone")) }
         do {
-            let adapter = try wiring.signOutAdapter(forProvider: stored.account.providerId, config: config)
-            _ = try await SignOut(store: store, clock: clock).run(stored, adapter: adapter, clearRegistration: clearRegistration)
-            // A signed-out default no longer stands for its provider (as `authdeck logout` does).
-            if try store.defaultAccount(provider: stored.account.providerId) == id {
-                try store.setDefaultAccount(nil, provider: stored.account.providerId)
-            }
+            _ = try await SignOut(store: store, clock: clock).run(stored, wiring: wiring, config: config, clearRegistration: clearRegistration)
             inbox.post(.loggedOut(id: id, failure: nil))
-        } catch let f as AuthFailure {
-            inbox.post(.loggedOut(id: id, failure: "could not revoke at the server (\(f.remedy)); nothing was deleted"))
+        } catch let stopped as SignOut.Stopped {
+            inbox.post(.loggedOut(id: id, failure: stopped.reason))
         } catch {
             inbox.post(.loggedOut(id: id, failure: "\(error)"))
         }

@@ -34,6 +34,11 @@ import Foundation
 /// - `GET /_admin/oam/rest`: the REST calls received (`calls`: their non-secret fields, the
 ///   service domain and User-Agent), `user_tokens`, `user_tokens_revoked`, and per WebGate the
 ///   access tokens minted (`access_tokens`) and accepted (`access_token_uses`)
+/// - `POST /_admin/oam/rest/registrations` `{"action": "revoke", "username"?}`: the Mobile and
+///   Social server stops accepting the client registration handles (of the user, else all).
+///   Answers `{"changed": N}`
+/// - `GET /_admin/oam/rest/registrations`: the handles issued (`registrations`: application,
+///   user, device profile, `revoked`, `deleted`, `uses`), never their values
 /// - `GET /_admin/issued`: counts of what was issued, of requests per path (`requests`) and per
 ///   path and status (`responses`, keyed `GET /api/me 401`)
 struct AdminRoutes: Sendable {
@@ -126,6 +131,12 @@ struct AdminRoutes: Sendable {
             }
         case ("GET", "oam/rest"):
             return await state.withOAMRest { $0.report() }
+        case ("POST", "oam/rest/registrations"):
+            guard body["action"] as? String == "revoke" else { return .json(400, ["error": "action must be \"revoke\""]) }
+            let user = body["username"] as? String
+            return .json(200, ["changed": await state.withOAMRestHandles { $0.revoke(user: user) }])
+        case ("GET", "oam/rest/registrations"):
+            return await state.withOAMRestHandles { $0.report() }
         case ("GET", "issued"):
             return await state.summary()
         default:

@@ -2,23 +2,38 @@ import Foundation
 import FlyingFox
 
 /// `authdeck-idp`'s server: FlyingFox on 127.0.0.1, every request dispatched to the
-/// provider routes by path.
+/// provider routes by path; with a certificate, the same routes over https too (`TLSListener`
+/// relays to a second, loopback-only listener whose requests are marked as having come over TLS).
 ///
 /// FlyingFox (rather than Hummingbird) because the emulator needs a plain async
 /// request → response function and nothing else: it is one small package with no
 /// SwiftNIO, so it adds seconds, not minutes, to a clean build.
 public final class EmulatorServer: Sendable {
     let server: HTTPServer
+    /// The plain listener behind the TLS port, when there is one.
+    let behindTLS: HTTPServer?
     let state: EmulatorState
     public let port: UInt16
+    /// The https port, when the emulator was given a certificate.
+    public let tlsPort: UInt16?
 
     public var baseURL: String { "http://127.0.0.1:\(port)" }
+    public var tlsURL: String? { tlsPort.map { "https://127.0.0.1:\($0)" } }
 
-    /// Binds 127.0.0.1:`port` (0: a free port is chosen first).
+    /// Binds 127.0.0.1:`port` (0: a free port is chosen first); with `tls`, also serves https
+    /// on 127.0.0.1:`tls.port` (0: a free port) with that PEM certificate chain and key.
     public init(port requested: UInt16 = 0, directory: EmulatorDirectory = .standard,
-                siteHost: String = "contoso.sharepoint.com") throws {
+                siteHost: String = "contoso.sharepoint.com",
+                tls: (certificateFile: String, keyFile: String, port: UInt16)? = nil) throws {
         let port = requested == 0 ? Self.freePort() : requested
         self.port = port
+        if let tls {
+            let backend = Self.freePort()
+            behindTLS = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: backend), timeout: 30, logger: .disabled)
+            tlsPort = try TLSListener.start(port: tls.port, certificateFile: tls.certificateFile, keyFile: tls.keyFile, backendPort: backend)
+        } else {
+            (behindTLS, tlsPort) = (nil, nil)
+        }
         let state = EmulatorState(directory: directory)
         self.state = state
         let base = "http://127.0.0.1:\(port)"
@@ -59,11 +74,30 @@ public final class EmulatorServer: Sendable {
 
     /// Serves until the task is cancelled.
     public func run() async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            let server = self.server
+            group.addTask { try await self.serve(server, overTLS: false) }
+            if let behindTLS {
+                group.addTask { try await self.serve(behindTLS, overTLS: true) }
+            }
+            try await group.next()
+            group.cancelAll()
+        }
+    }
+
+    /// Routes `server`'s requests. Those relayed from the TLS port say so as a TLS front
+    /// would (`X-Forwarded-Proto`, and the host the client named in `X-Forwarded-Host`), and
+    /// nothing a client sent in those headers is believed there.
+    func serve(_ server: HTTPServer, overTLS: Bool) async throws {
         let handler = self.handler
         let state = self.state
         await server.appendRoute("*") { request in
             var headers: [String: String] = [:]
             for (key, value) in request.headers { headers[key.rawValue.lowercased()] = value }
+            if overTLS {
+                headers["x-forwarded-proto"] = "https"
+                headers["x-forwarded-host"] = headers["host"]
+            }
             let r = EmulatorRequest(method: request.method.rawValue, path: request.path,
                                     query: Dictionary(request.query.map { ($0.name, $0.value) }, uniquingKeysWith: { a, _ in a }),
                                     headers: headers, body: try await request.bodyData)
@@ -76,7 +110,10 @@ public final class EmulatorServer: Sendable {
         try await server.run()
     }
 
-    public func waitUntilListening() async throws { try await server.waitUntilListening() }
+    public func waitUntilListening() async throws {
+        try await server.waitUntilListening()
+        try await behindTLS?.waitUntilListening()
+    }
 
     static func phrase(_ status: Int) -> String {
         [200: "OK", 301: "Moved Permanently", 302: "Found", 303: "See Other", 307: "Temporary Redirect", 308: "Permanent Redirect", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found",

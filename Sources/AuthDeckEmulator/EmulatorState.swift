@@ -137,6 +137,8 @@ actor EmulatorState {
     /// OAM mobile client registrations: pre-authz codes and client assertions.
     var oam = OAMRegistry()
     var oamRest = OAMRestSessions()
+    /// Mobile and Social REST client registration handles.
+    var oamRestHandles = OAMRestHandles()
 
     init(directory: EmulatorDirectory) { self.directory = directory }
 
@@ -194,6 +196,9 @@ actor EmulatorState {
 
     /// Runs `body` on the Mobile and Social REST sessions and WebGate tokens.
     func withOAMRest<T: Sendable>(_ body: @Sendable (inout OAMRestSessions) -> T) -> T { body(&oamRest) }
+
+    /// Runs `body` on the Mobile and Social REST registration handles.
+    func withOAMRestHandles<T: Sendable>(_ body: @Sendable (inout OAMRestHandles) -> T) -> T { body(&oamRestHandles) }
 
     // MARK: Devices and codes
 

@@ -13,6 +13,8 @@ import Foundation
 ///   `ACCESSTOKEN` only that WebGate accepts.
 /// - `…/logout`: `TOKEN` (the user token) ends the session; its access tokens die with it.
 ///   The path is UNVERIFIED (no public source names it).
+/// - `mobileoamauthentication/register` and the mobile service's handle rules: see
+///   `OAMRestRoutes+Registration`.
 /// A refused credential is 401, as PROVIDERS.md says to read it.
 struct OAMRestRoutes: Sendable {
     let state: EmulatorState
@@ -35,16 +37,12 @@ struct OAMRestRoutes: Sendable {
         guard r.headers["x-idaas-servicedomain"] == domain else {
             return Self.refusal(400, "The service domain is missing or unknown (X-IDAAS-SERVICEDOMAIN); this server's is \(domain).")
         }
+        if parts[0] == Self.mobile, let refused = await registeredClient(r, operation: parts[1], fields: f) { return refused }
         switch parts[1] {
         case "authenticate": return await authenticate(f)
         case "access": return await access(f)
-        case "logout":
-            guard let token = f["x-idaas-rest-subject-value"].map(Self.decoded),
-                  await state.withOAMRest({ $0.liveUser(token) }) != nil else {
-                return Self.refusal(401, "The user token is invalid or has been revoked.")
-            }
-            await state.withOAMRest { $0.end(userToken: token) }
-            return .json(200, ["X-Idaas-Rest-Provider-Type": "OAM_11G", "message": "Logged out."])
+        case "logout": return await logout(r, f)
+        case "register" where parts[0] == Self.mobile: return await register(body, f)
         default: return .notFound
         }
     }
@@ -102,7 +100,11 @@ struct OAMRestRoutes: Sendable {
         for (k, v) in fields {
             seen[k] = k.hasSuffix("-password") || k.hasSuffix("-subject-value") ? "present" : v
         }
-        if let auth = r.headers["x-idaas-rest-authorization"] { seen["authorization_scheme"] = String(auth.prefix { $0 != " " }) }
+        if let auth = r.headers["x-idaas-rest-authorization"] {
+            seen["authorization_scheme"] = String(auth.prefix { $0 != " " })
+            seen["authorization_client"] = OAMRestHandles.credential(auth)?.clientId ?? ""
+            seen["registration"] = await state.withOAMRestHandles { $0.status(auth) }
+        }
         let call = OAMRestSessions.Call(fields: seen)
         await state.withOAMRest { $0.calls.append(call) }
     }

@@ -1,8 +1,9 @@
 import Foundation
 
 /// An Azure Container Registry, as `docker` and `az acr login` meet it, for the docker helper's
-/// tests (put behind TLS by `Tests/harness/tls-proxy`, which names itself in
-/// `X-Forwarded-Host`).
+/// tests and the demo: reached over TLS through the emulator's own https port (`TLSListener`)
+/// or `Tests/harness/tls-proxy`, either of which names the address the client used in
+/// `X-Forwarded-Host` and `X-Forwarded-Proto`, so the token realm is the https one.
 ///
 /// - `POST /oauth2/exchange` (form `grant_type=access_token`, `service`, `access_token`): a
 ///   Microsoft Entra token for Azure Resource Manager (`https://management.azure.com`) becomes a

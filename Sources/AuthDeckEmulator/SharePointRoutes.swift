@@ -12,6 +12,7 @@ struct SharePointRoutes: Sendable {
         case ("POST", "/GetUserRealm.srf"): return await userRealm(r.form)
         case ("POST", "/extSTS.srf"): return await extSTS(String(decoding: r.body, as: UTF8.self))
         case ("POST", "/_forms/default.aspx"): return await formsSignIn(String(decoding: r.body, as: UTF8.self))
+        case ("GET", "/"): return await home(r)
         case ("GET", "/_layouts/15/authenticate.aspx"): return signInPage(source: r.query["Source"], error: nil)
         case ("POST", "/_layouts/15/authenticate.aspx"): return await webSignIn(r)
         case ("POST", "/_api/SP.OAuth.NativeClient/Authenticate"): return await nativeClient(r)
@@ -102,10 +103,20 @@ struct SharePointRoutes: Sendable {
         guard let user = await state.directory.user(f["username"] ?? ""), user.password == f["password"] else {
             return signInPage(source: f["Source"], error: "We couldn't sign you in: the user name or password is wrong.")
         }
-        let host = (r.headers["host"] ?? "").split(separator: ":").first.map { $0.lowercased() } ?? ""
+        // Behind a TLS front (the tests' tls-proxy) the name the browser called is forwarded.
+        let host = (r.headers["x-forwarded-host"] ?? r.headers["host"] ?? "").split(separator: ":").first.map { $0.lowercased() } ?? ""
         let tenantWide = host.hasSuffix(".sharepoint.com") ? ".sharepoint.com" : nil
         return .redirect(Self.localPath(f["Source"]), headers: await cookieHeaders(user: user.username, names: ["FedAuth"])
                          + (await cookieHeaders(user: user.username, names: ["rtFa"], domain: tenantWide)))
+    }
+
+    /// The site's home page: for a visitor without the site's cookies, a redirect to the sign-in
+    /// page (as SharePoint Online sends a browser to its sign-in), which brings them back here.
+    func home(_ r: EmulatorRequest) async -> EmulatorResponse {
+        guard let user = await signedInUser(r) else {
+            return .redirect("/_layouts/15/authenticate.aspx?Source=%2F")
+        }
+        return .html(200, "<h1>Intranet</h1><p id=user>Signed in as \(htmlEscape(user))</p>")
     }
 
     /// A path on this site to return to after sign-in; anything else (another origin,

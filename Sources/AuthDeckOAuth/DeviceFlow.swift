@@ -87,7 +87,7 @@ public struct DeviceFlow: Sendable {
             } catch let failure as AuthFailure {
                 // A network error, timeout or 5xx while the person is still approving is not
                 // their "no": the poll goes on (more slowly) until the code expires or
-                // --timeout; it used to end a 15-minute wait on one blip.
+                // --timeout, so one blip does not end a 15-minute wait.
                 if failure.errorClass == .transient {
                     if let notice = outage.failed(failure) { await presenter?.present(notice) }
                     interval = min(interval * 2, 30)

@@ -33,7 +33,10 @@ public struct IDTokenValidator: Sendable {
         if alg.lowercased() == "none" || alg.isEmpty { throw reject("it is unsigned (alg \"\(alg)\")") }
         if JWKSet.symmetric.contains(alg) {
             guard let secret = clientSecret else { throw reject("it is signed with \(alg) but this client has no secret") }
-            guard JWKSet.verifyHMAC(jwt, secret: Array(secret.exposedValue.utf8)) else { throw reject("the \(alg) signature does not match") }
+            guard JWKSet.verifyHMAC(jwt, secret: Array(secret.exposedValue.utf8)) else {
+                throw reject("the \(alg) signature does not match this client's secret, the key OpenID Connect signs \(alg) id_tokens with; "
+                             + "an issuer signing with a key of its own cannot be checked: have it sign with RS256 or ES256")
+            }
         } else if JWKSet.asymmetric.contains(alg) {
             guard let keys else { throw reject("no signing keys (jwks_uri) are known for \(issuer)") }
             guard keys.verify(jwt) else { throw reject("the \(alg) signature does not verify with the issuer's keys") }

@@ -4,8 +4,8 @@ import AuthDeckCore
 /// polls, and once that it answers again.
 ///
 /// Why: a poll that cannot reach the provider keeps the wait going (a blip must not end a
-/// 15-minute sign-in), but it did so in silence — with the provider down, "Waiting…" stayed
-/// on screen until the code expired, and nobody could tell an outage from a slow approver.
+/// 15-minute sign-in); in silence, with the provider down, "Waiting…" would stay on screen
+/// until the code expired, and nobody could tell an outage from a slow approver.
 public struct PollOutage: Sendable {
     /// The failure of the last poll while the provider does not answer; nil while it does.
     private var last: AuthFailure?

@@ -15,11 +15,14 @@ public struct ProviderMetadata: Sendable, Equatable, Codable {
     public var issParameterSupported: Bool
     /// RFC 7591: where a client registers itself (sign-in with only an issuer URL).
     public var registrationEndpoint: String?
+    /// `id_token_signing_alg_values_supported`: how the issuer may sign id_tokens (nil when
+    /// the document does not say, or was cached before it was read).
+    public var idTokenSigningAlgs: [String]?
 
     public init(issuer: String, authorizationEndpoint: String?, tokenEndpoint: String,
                 deviceAuthorizationEndpoint: String? = nil, revocationEndpoint: String? = nil,
                 userinfoEndpoint: String? = nil, jwksURI: String? = nil, issParameterSupported: Bool = false,
-                registrationEndpoint: String? = nil) {
+                registrationEndpoint: String? = nil, idTokenSigningAlgs: [String]? = nil) {
         self.issuer = issuer
         self.authorizationEndpoint = authorizationEndpoint
         self.tokenEndpoint = tokenEndpoint
@@ -29,6 +32,19 @@ public struct ProviderMetadata: Sendable, Equatable, Codable {
         self.jwksURI = jwksURI
         self.issParameterSupported = issParameterSupported
         self.registrationEndpoint = registrationEndpoint
+        self.idTokenSigningAlgs = idTokenSigningAlgs
+    }
+
+    /// Why a client could not verify this issuer's id_tokens, judged from the document alone,
+    /// or nil: it signs only with a shared secret (HS*) and the client has none. Said before a
+    /// person is asked to sign in — afterwards, the approval is wasted and the issued grant
+    /// left live at the server.
+    public func idTokenVerificationProblem(clientHasSecret: Bool) -> String? {
+        guard let algs = idTokenSigningAlgs, !algs.isEmpty, !clientHasSecret,
+              algs.allSatisfy({ JWKSet.symmetric.contains($0) || $0 == "none" }) else { return nil }
+        return "\(issuer) signs id_tokens only with \(algs.map { TerminalText.inert(String($0.prefix(12))) }.joined(separator: "/")) "
+            + "(a secret shared with the client), and this client has no secret, so who signs in could not be checked; "
+            + "have the issuer sign with RS256 or ES256 (its public keys at jwks_uri), or give the provider a client_secret"
     }
 
     /// `<issuer>/.well-known/openid-configuration` (OIDC Discovery §4).
@@ -53,7 +69,8 @@ public struct ProviderMetadata: Sendable, Equatable, Codable {
                                 revocationEndpoint: json.string("revocation_endpoint"),
                                 userinfoEndpoint: json.string("userinfo_endpoint"), jwksURI: json.string("jwks_uri"),
                                 issParameterSupported: (json.fields["authorization_response_iss_parameter_supported"] as? Bool) ?? false,
-                                registrationEndpoint: json.string("registration_endpoint"))
+                                registrationEndpoint: json.string("registration_endpoint"),
+                                idTokenSigningAlgs: (json.fields["id_token_signing_alg_values_supported"] as? [Any])?.compactMap { $0 as? String })
     }
 
     /// Fetches and parses the document.

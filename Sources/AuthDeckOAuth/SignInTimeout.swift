@@ -3,9 +3,8 @@ import AuthDeckCore
 /// The one sentence for a sign-in nobody finished within `--timeout`, whether it waited for a
 /// device code's approval or for the browser's redirect.
 ///
-/// Why: the two waits said it two ways ("nobody approved the sign-in within 4s (--timeout);
-/// nothing was saved — run it again…" against "no sign-in redirect arrived within 15 s; start
-/// the sign-in again"), and only one named the option that sets the wait.
+/// Why: the two waits end the same way for a person (nothing saved, run it again) and each
+/// must name the option that sets the wait, so one type words both.
 public enum SignInTimeout {
     /// The failure (exit 3) for `what` not happening within `timeout`; `ignored` counts
     /// redirects with another sign-in's state that the wait ignored.

@@ -8,9 +8,9 @@ import Synchronization
 /// stops once the answer is saved.
 ///
 /// Why: a provider that rotates refresh tokens spends the old one as it answers. A command
-/// killed between that answer and the commit (`authdeck token` in a prompt, interrupted) lost
-/// the only refresh token left, and with reuse detection the whole grant. One stopped past the
-/// request's 30 s timeout threw away the answer waiting for it, so the account was dead.
+/// killed between that answer and the commit (`authdeck token` in a prompt, interrupted) would
+/// lose the only refresh token left, and with reuse detection the whole grant. One stopped past
+/// the request's 30 s timeout would throw away the answer waiting for it, and the account with it.
 public enum SignalShield {
     private static let depth = Atomic<Int>(0)
     private static let pending = Atomic<Int32>(0)

@@ -22,15 +22,20 @@ public final class GlewlwydServer: @unchecked Sendable {
     }
 
     /// Starts a server whose access tokens live `accessTokenSeconds`; with
-    /// `dynamicRegistration`, clients may register themselves (RFC 7591) at `registrationEndpoint`.
-    public init(accessTokenSeconds: Int = 3600, dynamicRegistration: Bool = false) throws {
+    /// `dynamicRegistration`, clients may register themselves (RFC 7591) at `registrationEndpoint`;
+    /// with `ownHMACKey`, id_tokens are signed with HS256 under glewlwyd's own key and no public
+    /// keys are shown (`jwt-type sha`, as the shared recipe sets it up): no client can check them.
+    public init(accessTokenSeconds: Int = 3600, dynamicRegistration: Bool = false, ownHMACKey: Bool = false) throws {
         var lastError = ""
         for _ in 0..<3 {  // a picked port can be taken by someone else before glewlwyd binds it
             let port = FreePort.pick(), redirect = FreePort.pick()
             let setup = Process()
             setup.executableURL = URL(fileURLWithPath: Self.harness)
             setup.arguments = [dir.path, String(port), String(redirect), String(accessTokenSeconds)]
-            if dynamicRegistration { setup.environment = ProcessInfo.processInfo.environment.merging(["DCR": "1"]) { $1 } }
+            var extra: [String: String] = [:]
+            if dynamicRegistration { extra["DCR"] = "1" }
+            if ownHMACKey { extra["JWT_TYPE"] = "sha" }
+            if !extra.isEmpty { setup.environment = ProcessInfo.processInfo.environment.merging(extra) { $1 } }
             let out = Pipe(), err = Pipe()
             setup.standardOutput = out
             setup.standardError = err

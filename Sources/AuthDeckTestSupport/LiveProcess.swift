@@ -61,6 +61,9 @@ public final class LiveProcess: @unchecked Sendable {
         return process.terminationStatus
     }
 
+    /// Whether the process ended of a signal (then `wait`'s status is the signal's number).
+    public var endedBySignal: Bool { !process.isRunning && process.terminationReason == .uncaughtSignal }
+
     deinit {
         if process.isRunning { kill(pid, SIGKILL) }
     }

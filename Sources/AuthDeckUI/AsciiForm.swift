@@ -1,8 +1,8 @@
 /// The one-cell ASCII stand-in of each glyph the deck draws, for terminals whose locale
 /// cannot show it (`LANG=C`).
 ///
-/// Why: a character the locale cannot encode was written by curses as several cells of
-/// escape text, shifting the rest of the row and leaving debris; a stand-in of the same
+/// Why: curses writes a character the locale cannot encode as several cells of escape text,
+/// shifting the rest of the row and leaving debris; a stand-in of the same
 /// width keeps every column where the frame put it.
 public enum AsciiForm {
     /// Each meaning its own form: `~` once stood for the cut, the renew-due badge and (by

@@ -258,7 +258,12 @@ public enum DeckReducer {
                 state.message = "\(state.accountName(row.id)) holds no credentials to sign out; Enter signs it in"
                     + (row.keepsRegistration ? "." : ", p prunes it once it is stale.")
             } else if let row = state.selectedRow {
-                state.modal = .confirmLogout(id: row.id, username: state.accountName(row.id), offersClearRegistration: row.keepsRegistration)
+                // OAM keeps a registration per account; a provider registered dynamically
+                // (`·dyn`) holds one client for all its accounts, which sign-out deletes with the
+                // last of them — the same choice `logout --clear-registration` offers.
+                let dynamic = !row.keepsRegistration && state.providers.contains { $0.id == row.providerId && $0.dynamicClient }
+                state.modal = .confirmLogout(id: row.id, username: state.accountName(row.id),
+                                             offersClearRegistration: row.keepsRegistration || dynamic, clientRegistration: dynamic)
             }
         case .add:
             if state.providers.isEmpty {
@@ -343,11 +348,11 @@ public enum DeckReducer {
             case .decline, .cancel, .quit: state.modal = nil
             default: break
             }
-        case .confirmLogout(let id, _, let offersClear):
+        case .confirmLogout(let id, _, let offersClear, _):
             switch command {
             case .confirm, .confirmAndClearRegistration:
                 let clear = command == .confirmAndClearRegistration
-                if clear && !offersClear { break }  // c only for an OAM account
+                if clear && !offersClear { break }  // c only where there is a registration to clear
                 state.modal = nil
                 state.busy[id] = "signing out"
                 return [.logout(id: id, clearRegistration: clear)]
@@ -416,8 +421,8 @@ public enum DeckReducer {
     }
 
     /// Keeps the selection when its row is still there; when it went (signed out, pruned), the
-    /// row now in its place is selected, not the first one (issue 31: after a sign-out the
-    /// selection jumped to the top).
+    /// row now in its place is selected, not the first one, so a person working down the list
+    /// (signing out one account after another) stays where they were.
     static func keepSelection(_ state: inout DeckState, near place: Int?) {
         let visible = state.visibleRows
         if let id = state.selectedID, visible.contains(where: { $0.id == id }) { return }

@@ -86,7 +86,7 @@ public enum DeckRenderer {
 
     /// The header's count of each state some account is in, in the longest form that fits
     /// them all in `room` columns: full labels, short labels, then badges and numbers alone.
-    /// Why: fitting full labels one by one dropped the last states — stale, failed, needs
+    /// Why: fitting full labels one by one would drop the last states — stale, failed, needs
     /// sign-in, the ones to act on — on a 120-column terminal.
     static func countTexts(_ counts: [String: Int], room: Int, _ g: Glyphs) -> [(String, AccountState)] {
         let shown: [(AccountState, Int)] = AccountState.allKeys.compactMap { key in
@@ -196,8 +196,8 @@ public enum DeckRenderer {
             let empty = s.providers.isEmpty ? "No providers yet: add [[provider]] tables to \(s.configPath ?? "config.toml") (`authdeck providers` says how), or try `authdeck demo`."
                                             : "No accounts yet: press a, or `authdeck login PROVIDER`, to add one."
             let text = s.filter.isEmpty ? empty : "No account matches \"\(s.filter)\"."
-            // Wrapped, not cut: at 80 and 120 columns the way out ("or try `authdeck demo`")
-            // was the part cut off (issue 31).
+            // Wrapped, not cut: at 80 and 120 columns a cut would drop the way out ("or try
+            // `authdeck demo`"), the end of the sentence.
             let lines = TextFit.wrap(text, l.tableWidth - 3)
             for (i, line) in lines.prefix(max(1, l.visibleRowCount)).enumerated() {
                 b.put(TextFit.cut(line, l.tableWidth - 3), x: l.tableX + 2, y: l.firstRowY + i, role: .dim)
@@ -430,9 +430,11 @@ public enum DeckRenderer {
             box(&b, title: "Prune \(items.count) stale account\(items.count == 1 ? "" : "s")?",
                 lines: items.map { ("\($0.username) — \($0.reason)", .stale) },
                 footer: [("", .modal), (items.count == 1 ? "It goes to the quarantine for 30 days (u restores)." : "They go to the quarantine for 30 days (u restores).", .dim), ("y prune · n cancel", .accent)], indent: 2, g)
-        case .confirmLogout(_, let user, let offersClear):
+        case .confirmLogout(_, let user, let offersClear, let client):
+            let kept = client ? "The client registration stays unless you clear it (last account only)."
+                : "The username and preferences are kept unless you clear the registration."
             box(&b, title: "Sign out?", lines: [("Sign out \(user) and delete its credentials?", .modal)]
-                + (offersClear ? [("The username and preferences are kept unless you clear the registration.", .dim)] : []),
+                + (offersClear ? [(kept, .dim)] : []),
                 footer: [(offersClear ? "y sign out · c sign out and clear the registration · n cancel" : "y sign out · n cancel", .accent)], g)
         case .addAccount(let providers, let selected):
             box(&b, title: "Add an account", lines: providers.enumerated().map { i, p in

@@ -10,7 +10,10 @@ public struct DeckState: Equatable, Sendable {
     public enum Modal: Equatable, Sendable {
         case help
         case prune([StaleItem])
-        case confirmLogout(id: String, username: String, offersClearRegistration: Bool)
+        /// `offersClearRegistration`: `c` also clears a registration; `clientRegistration`: that
+        /// registration is the provider's dynamic client (it goes only with the last account),
+        /// not OAM's remembered username and preferences.
+        case confirmLogout(id: String, username: String, offersClearRegistration: Bool, clientRegistration: Bool = false)
         case addAccount(providers: [String], selected: Int)
         case deviceCode(id: String, userCode: String, uri: String, expiresAt: Instant, note: String?)
         case browser(id: String, url: String)

@@ -3,8 +3,8 @@
 /// served in order of priority (the username first, the display name last) and columns of
 /// one priority share what is left evenly.
 ///
-/// Why: fixed shares of the width cut every username at 80 columns while the time columns
-/// kept blank space, and cut REALM at 200 columns beside an empty NAME.
+/// Why: fixed shares of the width would cut every username at 80 columns while the time
+/// columns kept blank space, and cut REALM at 200 columns beside an empty NAME.
 public struct TableColumns: Equatable, Sendable {
     public struct Column: Equatable, Sendable {
         /// Which column (`PROVIDER`…), whatever its title shows beside it.

@@ -5,7 +5,7 @@ import AuthDeckCore
 /// (`ProviderProfile.stateRulesView`), as `authdeck-full` last read the config file.
 ///
 /// Why: a shell prompt or tmux's status bar runs `status --short` every few seconds, and the
-/// full binary's start-up and TOML parse were most of its cost. With this record the front
+/// full binary's start-up and TOML parse would be most of its cost. With this record the front
 /// derives every account's state through the same Core code (`DeckAssessment`, `StatusLine`)
 /// from the same rows. Sealed like the other fast-path records (`SealingContext.statusFastPath`):
 /// a writer without the key could otherwise hide a stale account or a removed provider. The

@@ -83,4 +83,25 @@ import AuthDeckTestSupport
         #expect(outcome.kept == ["\(first.account.id) was removed or pruned since the preview; left as it is"])
         #expect(outcome.quarantined.count == preview.count - 1)
     }
+
+    /// Issue 42: the defaults a prune clears are the use case's rule, for `authdeck prune` (with
+    /// and without a preview) and the deck's `p` alike: a pruned default is cleared and named,
+    /// a default that was kept (or of another provider) stays.
+    @Test func aPrunedDefaultIsClearedByTheUseCaseAndAKeptOneStays() throws {
+        let (store, config) = try setUp()
+        let pruning = Pruning(store: store, clock: clock)
+        try store.setDefaultAccount("work/0000a013", provider: "work")  // stale: unused
+        try store.setDefaultAccount("fb/0000a004", provider: "fb")      // not stale
+        let previewed = try pruning.candidates(config, ids: ["work/0000a013"])
+        let outcome = try pruning.quarantine(previewed, config: config)
+        #expect(outcome.clearedDefaults.map { "\($0.provider)=\($0.account)" } == ["work=work/0000a013"])
+        #expect(try store.defaultAccount(provider: "work") == nil)
+        #expect(try store.defaultAccount(provider: "fb") == "fb/0000a004")
+        // `prune --yes`: no preview, the same rule.
+        try store.setDefaultAccount("prod/0000a008", provider: "prod")  // stale: wrong tenant
+        let unpreviewed = try pruning.quarantine(nil, config: config, provider: "prod")
+        #expect(unpreviewed.clearedDefaults.map(\.account) == ["prod/0000a008"])
+        #expect(try store.defaultAccount(provider: "prod") == nil)
+        #expect(try store.defaultAccount(provider: "fb") == "fb/0000a004")
+    }
 }

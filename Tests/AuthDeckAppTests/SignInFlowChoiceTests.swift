@@ -43,6 +43,25 @@ import AuthDeckApp
         #expect(SignInFlowChoice.forDeck(adapter(.sharepoint, options: ["mode": "legacy"])) == nil, "legacy SharePoint needs a password")
     }
 
+    /// Issue 40, item 3: a SharePoint provider whose flow is browser signs in (and in again)
+    /// through the browser window — with no linked Azure AD provider and no legacy mode — while
+    /// a linked or legacy one keeps its own way back in the deck (device code, password).
+    @Test func aSharePointBrowserFlowOpensTheWindowAndOnlyThen() {
+        let window = adapter(.sharepoint, flow: .browser, options: ["site": "contoso.sharepoint.com"])
+        #expect(window.capabilities.flows == [.browser, .import])
+        #expect(SignInFlowChoice.forDeck(window) == .browser)
+        #expect(SignInFlowChoice.forDeck(window, username: "taro@contoso.com") == .browser)
+        #expect(BrowserSignIn.handles(.browser, of: window))
+        #expect(SignInFlowChoice.forCommandLine(nil, adapter: window) == .browser)
+        let linked = adapter(.sharepoint, options: ["azure_provider": "work"])
+        #expect(linked.capabilities.flows.contains(.browser), "`login sp --browser` is offered to a linked provider too")
+        #expect(SignInFlowChoice.forDeck(linked) == .device)
+        #expect(SignInFlowChoice.forDeck(adapter(.sharepoint, options: ["mode": "legacy"]), username: "taro") == .password)
+        // A token provider's browser flow is its own (code + PKCE), never the cookie window.
+        #expect(!BrowserSignIn.handles(.browser, of: adapter(.azuread, flow: .browser)))
+        #expect(!BrowserSignIn.handles(.device, of: linked))
+    }
+
     @Test func theCommandLineTakesWhatWasAskedThenTheProvidersFlowThenItsFirst() {
         #expect(SignInFlowChoice.forCommandLine(.password, adapter: adapter(.azuread, flow: .browser)) == .password)
         #expect(SignInFlowChoice.forCommandLine(nil, adapter: adapter(.azuread, flow: .browser)) == .browser)

@@ -2,6 +2,7 @@ import Testing
 import Foundation
 import AuthDeckCore
 import AuthDeckStore
+import AuthDeckConfig
 import AuthDeckPlatform
 import AuthDeckApp
 import AuthDeckTestSupport
@@ -86,10 +87,123 @@ import AuthDeckTestSupport
 
     @Test func aFailedRevocationDeletesNothing() async throws {
         let (store, account) = try setUp()
-        await #expect(throws: AuthFailure.self) {
+        let id = account.account.id
+        try store.setDefaultAccount(id, provider: "work")
+        let stopped = await #expect(throws: SignOut.Stopped.self) {
             try await SignOut(store: store, clock: clock).run(account, adapter: Adapter(.oidc, revokeFails: true))
         }
-        #expect(try store.account(id: account.account.id) == account, "the refresh token is kept to retry")
+        // One wording for both callers: the CLI prints `sentence`, the deck `reason` after the name.
+        #expect(stopped?.reason == "could not revoke at the server: the server is unavailable [http 503]. Nothing was deleted; "
+                + "fix that and retry, or sign out locally only (`authdeck logout \(id) --local`)")
+        #expect(stopped?.sentence == "\(id): " + (stopped?.reason ?? ""))
+        #expect(stopped?.exitStatus == ExitStatus.transient)
+        #expect(try store.account(id: id) == account, "the refresh token is kept to retry")
+        #expect(try store.defaultAccount(provider: "work") == id, "a sign-out that stopped changes nothing")
+    }
+
+    // MARK: The rules `authdeck logout` and the deck's `d` share (issue 42)
+
+    /// A default naming the signed-out account is cleared by the use case itself, so neither
+    /// caller can forget it; another provider's default is kept.
+    @Test func signingOutTheDefaultClearsItAndNoOtherDefault() async throws {
+        let (store, account) = try setUp()
+        try store.setDefaultAccount(account.account.id, provider: "work")
+        try store.setDefaultAccount("fb/0000a004", provider: "fb")
+        let outcome = try await SignOut(store: store, clock: clock).run(account, adapter: Adapter(.azuread))
+        #expect(outcome.wasDefault)
+        #expect(try store.defaultAccount(provider: "work") == nil)
+        #expect(try store.defaultAccount(provider: "fb") == "fb/0000a004")
+        // Not the default: nothing said, nothing cleared.
+        try store.insert(account)
+        try store.setDefaultAccount("work/other", provider: "work")
+        #expect(try await SignOut(store: store, clock: clock).run(account, adapter: Adapter(.azuread)).wasDefault == false)
+        #expect(try store.defaultAccount(provider: "work") == "work/other")
+    }
+
+    /// Issue 42: a dynamic client registration goes with its provider's last account, asked
+    /// (`--clear-registration`, the deck's `c`); with other accounts left it is kept and the
+    /// outcome names them. Quarantined accounts count: a restore brings them back.
+    @Test func clearingTheRegistrationDeletesItWithTheProvidersLastAccountOnly() async throws {
+        let (store, account) = try setUp()
+        let second = DeckFixture(now: clock.now()).accounts[1]  // another work account
+        try store.insert(second)
+        let adapter = RegisteredClientAdapter(ProviderProfile(id: "work", kind: .oidc))
+        let signOut = SignOut(store: store, clock: clock)
+        let first = try await signOut.run(account, adapter: adapter, clearRegistration: true)
+        #expect(first.clientRegistration == .keptFor([second.account.id]))
+        #expect(adapter.unregistered == 0 && adapter.revoked == 1)
+        let last = try await signOut.run(second, adapter: adapter, clearRegistration: true)
+        #expect(last.clientRegistration == .deleted(RegisteredClientAdapter.summary))
+        #expect(try adapter.unregistered == 1 && adapter.registrationSummary() == nil)
+        // Without being asked, the last account's sign-out leaves the registration alone.
+        try store.insert(account)
+        let kept = RegisteredClientAdapter(ProviderProfile(id: "work", kind: .oidc))
+        #expect(try await signOut.run(account, adapter: kept).clientRegistration == nil)
+        #expect(kept.unregistered == 0)
+    }
+
+    /// The issuer cannot delete the client: the account is signed out (its sign-out is done),
+    /// the registration kept to try again, the failure said — and the default, cleared before
+    /// the issuer was asked, does not name the deleted account (`logout --clear-registration`
+    /// left it set when the issuer failed).
+    @Test func anIssuerThatCannotUnregisterKeepsTheRegistrationAndStillClearsTheDefault() async throws {
+        let (store, account) = try setUp()
+        let id = account.account.id
+        try store.setDefaultAccount(id, provider: "work")
+        let adapter = RegisteredClientAdapter(ProviderProfile(id: "work", kind: .oidc), unregistrationFails: true)
+        let stopped = await #expect(throws: SignOut.Stopped.self) {
+            try await SignOut(store: store, clock: clock).run(account, adapter: adapter, clearRegistration: true)
+        }
+        #expect(stopped?.reason.hasPrefix("signed out, but its provider's client registration could not be deleted: ") == true)
+        #expect(stopped?.reason.hasSuffix("it is kept: `authdeck providers unregister work` tries again") == true)
+        #expect(try store.account(id: id) == nil)
+        #expect(try store.defaultAccount(provider: "work") == nil)
+        #expect(try adapter.registrationSummary() != nil)
+    }
+
+    /// Clearing a registration where there is none is the request's mistake, refused before the
+    /// server is asked or anything deleted (the CLI's exit 2, for every caller).
+    @Test func clearingARegistrationThatIsNotThereIsRefusedBeforeAnythingChanges() async throws {
+        let (store, account) = try setUp()
+        let adapter = Adapter(.azuread)
+        let refusal = await #expect(throws: Refusal.self) {
+            try await SignOut(store: store, clock: clock).run(account, adapter: adapter, clearRegistration: true)
+        }
+        #expect(refusal?.kind == .usage && refusal?.message.contains("OAM accounts and OIDC providers registered dynamically") == true)
+        #expect(adapter.revoked == 0)
+        #expect(try store.account(id: account.account.id) == account)
+    }
+
+    /// As `authdeck logout` and the deck call it: the adapter built from config by the wiring.
+    /// A configured provider whose adapter cannot be built is a revocation that failed (nothing
+    /// deleted) unless the sign-out is local; a provider gone from config signs out locally.
+    @Test func theAdapterComesFromConfigAndOneThatCannotBeBuiltDeletesNothingUnlessLocal() async throws {
+        let (store, account) = try setUp()
+        try DeckFixture.configTOML.write(toFile: dir.file("config.toml"), atomically: true, encoding: .utf8)
+        let config = try ConfigLoader.load(path: dir.file("config.toml"), required: true)
+        let broken = ProviderWiring(store: store, clock: clock, environment: [:], adapters: { profile, _, _ in
+            throw AuthFailure(.misconfigured, code: "config", remedy: "provider \"\(profile.id)\": environment variable X is not set")
+        })
+        let signOut = SignOut(store: store, clock: clock)
+        let stopped = await #expect(throws: SignOut.Stopped.self) {
+            try await signOut.run(account, wiring: broken, config: config)
+        }
+        #expect(stopped?.reason.hasPrefix("could not revoke at the server: provider \"work\": environment variable X is not set") == true)
+        #expect(try store.account(id: account.account.id) == account)
+        #expect(try await signOut.run(account, wiring: broken, config: config, local: true).revokedAtServer == false)
+        #expect(try store.account(id: account.account.id) == nil)
+        try store.insert(account)
+        #expect(try await signOut.run(account, wiring: broken, config: nil) == SignOut.Outcome(revokedAtServer: false, keptRegistration: false))
+        #expect(try store.account(id: account.account.id) == nil)
+    }
+
+    /// `authdeck logout --local` of a record edited without the key: deleted unopened, and the
+    /// event says why.
+    @Test func aTamperedRecordIsDeletedUnopened() throws {
+        let (store, account) = try setUp()
+        try SignOut(store: store, clock: clock).deleteUnopened(accountId: account.account.id)
+        #expect(try store.account(id: account.account.id) == nil)
+        #expect(try lastEvent(store, account.account.id) == "tampered: signed out locally: its record had been edited without the key")
     }
 
     @Test func aProviderGoneFromTheConfigStillSignsOutLocally() async throws {

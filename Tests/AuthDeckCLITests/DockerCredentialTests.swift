@@ -21,16 +21,9 @@ struct DockerCredentialTests {
 
     init() throws {
         idp = try EmulatorProcess()
-        let cert = home.file("registry.pem"), key = home.file("registry.key")
-        let openssl = try BinaryRunner(executable: "/usr/bin/openssl", environment: ["PATH": "/usr/bin:/bin"]).run(
-            ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1",
-             "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"])
-        try #require(openssl.status == 0, "\(openssl.stderr)")
-        let free = FreePort.pick()
-        let harness = URL(fileURLWithPath: GlewlwydServer.harness).deletingLastPathComponent().appendingPathComponent("tls-proxy").path
-        front = try LiveProcess(harness, [String(free), idp.url, cert, key, "none"], environment: ["PATH": "/usr/bin:/bin"])
-        _ = try front.waitFor("the registry's TLS front") { $0.contains("ready") ? true : nil }
-        port = Int(free)
+        let tls = try TLSFront(upstream: idp.url, in: home, name: "registry")
+        front = tls.process
+        port = Int(tls.port)
         // docker finds the helper on PATH by its name: a link to the front, as scripts/install makes.
         let bin = home.file("bin")
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)

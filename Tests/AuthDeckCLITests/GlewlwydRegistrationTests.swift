@@ -186,6 +186,36 @@ struct GlewlwydRegistrationTests {
         #expect(try registered("client_id") != clientId)
     }
 
+    /// Issue 42: the deck's sign-out follows `logout`'s rules, which live in one use case. `d`
+    /// then `c` on the provider's last account deletes the client at glewlwyd, as
+    /// `logout --clear-registration` does, and the default `use` set goes with its account.
+    @Test func theDecksSignOutOfTheLastAccountDeletesTheClientAndTheDefault() throws {
+        #expect(try passwordLogin().status == 0)
+        let clientId = try #require(try registered("client_id"))
+        #expect(try run("use", "taro").status == 0)
+        func defaults() throws -> [String] {
+            let json = try #require(JSONSerialization.jsonObject(with: Data(try run("use", "--json").stdout.utf8)) as? [[String: Any]])
+            return json.compactMap { $0["provider"] as? String }
+        }
+        #expect(try defaults() == ["gl"])
+        var env = runner.environment
+        env["TERM"] = "xterm-256color"
+        env["LANG"] = "C.UTF-8"
+        let s = try TmuxSession(environment: env, command: "\(runner.executable); echo EXIT=$?")
+        try s.waitFor("the provider marked dynamic and taro's row") { $0.contains("OIDC·dyn") && $0.contains("taro") }
+        try s.send("d")
+        try s.waitFor(text: "c sign out and clear the registration")
+        try s.send("c")
+        try s.waitFor(text: "Signed out gl/", timeout: 30)
+        try s.send("q")
+        try s.waitFor(text: "EXIT=0")
+        #expect(try defaults().isEmpty, "`gl` names no signed-out account")
+        #expect(try store().defaultAccount(provider: "gl") == nil, "cleared in the store, not only hidden from `use`")
+        #expect(try !server.clientIds().contains(clientId), "the client is gone at glewlwyd")
+        #expect(try registered("client_id") == nil && registered("access_token") == nil)
+        #expect(try run("providers", "unregister", "gl").stdout.contains("holds no client registration"))
+    }
+
     @Test func unregisterIsRefusedWhileAccountsUseTheClient() throws {
         #expect(try passwordLogin().status == 0)
         let r = try run("providers", "unregister", "gl")

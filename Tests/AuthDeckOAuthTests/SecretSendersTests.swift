@@ -27,7 +27,7 @@ import AuthDeckOAuth
         "AuthDeckProviders/Facebook/FacebookAdapter.swift": "access_token, client_secret, input_token, fb_exchange_token fields: inferred",
         "AuthDeckProviders/SharePoint/SharePointAdapter.swift": "Authorization and the cookie jar: inferred",
         "AuthDeckProviders/SharePoint/SharePointSAML.swift": "declares the password and the SAML token (SOAP and raw bodies)",
-        "AuthDeckProviders/OAM/OAMRestService.swift": "declares the password or user token in its JSON body, homed at the Mobile and Social server's origin",
+        "AuthDeckProviders/OAM/OAMRestService.swift": "declares the password or user token in its JSON body and the registration handle in X-Idaas-Rest-Authorization, homed at the Mobile and Social server's origin",
         "AuthDeckApp/AuthorizedRequest.swift": "hands the request to ResourceRequester, which declares the credential homed at the URL's origin",
         "AuthDeckApp/RegistryExchange.swift": "declares the Entra token, homed at the registry",
         "AuthDeckApp/EmulatorAdmin.swift": "the local emulator's admin API: no secret",

@@ -189,6 +189,25 @@ import AuthDeckLook
         #expect(press(&s, .char("y")) == [.logout(id: id, clearRegistration: false)])
     }
 
+    /// Issue 42: an account of a provider registered dynamically (`·dyn`) is offered `c`, as
+    /// `logout --clear-registration` is; the window says what `c` deletes and when.
+    @Test func logoutOffersClearingADynamicClientRegistration() throws {
+        var s = DeckTestState.make(width: 120, height: 40)
+        // The fixture's gl accounts hold nothing yet; this one is signed in.
+        let r = try #require(s.rows.firstIndex { $0.providerId == "gl" })
+        s.rows[r].holdsNothing = false
+        let row = s.rows[r]
+        let i = try #require(s.providers.firstIndex { $0.id == "gl" })
+        s.providers[i].dynamicClient = true
+        s.selectedID = row.id
+        #expect(press(&s, .char("d")) == [])
+        #expect(s.modal == .confirmLogout(id: row.id, username: s.accountName(row.id), offersClearRegistration: true, clientRegistration: true))
+        let frame = DeckRenderer.render(s).text
+        #expect(frame.contains("The client registration stays unless you clear it (last account only).") && frame.contains("c sign out and clear"),
+                "\(frame)")
+        #expect(press(&s, .char("c")) == [.logout(id: row.id, clearRegistration: true)])
+    }
+
     @Test func addPicksAProviderThenSignsIn() {
         var s = DeckTestState.make(width: 120, height: 40)
         #expect(press(&s, .char("a")) == [])

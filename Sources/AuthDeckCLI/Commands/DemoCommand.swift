@@ -43,7 +43,12 @@ struct DemoCommand: AsyncParsableCommand {
         // directory is named apart, so the next demo's sweep leaves it alone.
         let dir = try DemoDirectory.create(in: tmp, seedOnly: seedOnly)
         let idp: DemoEmulator
-        do { idp = try DemoEmulator.start(followingThisProcessRemoving: seedOnly ? nil : dir) } catch {
+        var registry: DemoRegistry
+        do {
+            registry = try DemoRegistry.issue(in: dir)
+            idp = try DemoEmulator.start(followingThisProcessRemoving: seedOnly ? nil : dir, registry: registry)
+            registry.url = idp.tlsURL
+        } catch {
             try? FileManager.default.removeItem(atPath: dir)
             throw error
         }
@@ -62,7 +67,8 @@ struct DemoCommand: AsyncParsableCommand {
         let context = DeckContext(try GlobalOptions.parse([]), environment: env)
         let config: DeckConfig, store: DeckStore
         do {
-            try ConfigWriter.write(DemoEmulator.config(idp.url), to: dir + "/config.toml")
+            try ConfigWriter.write(DemoEmulator.config(idp.url) + registry.credentialTOML, to: dir + "/config.toml")
+            try registry.prepareDocker()
             config = try context.loadConfig()
             store = try context.openStore(creating: true)
             Output.stderr("authdeck demo: emulator at \(idp.url); signing the demo accounts in…\n")
@@ -76,7 +82,8 @@ struct DemoCommand: AsyncParsableCommand {
         if seedOnly {
             // Everything a script or a person needs to use it: the OAM provider's secret
             // variable (without it `providers` says "not ready"), the users, and how to
-            // approve a device code, since nothing approves them after this command.
+            // approve a device code, since nothing approves them after this command; the
+            // registry and the lines that try it with docker.
             Output.raw("""
                 store \(dir)/authdeck.db
                 config \(dir)/config.toml
@@ -84,6 +91,7 @@ struct DemoCommand: AsyncParsableCommand {
                 export AUTHDECK_STORE=\(dir)/authdeck.db AUTHDECK_KEY_FILE=\(dir)/key AUTHDECK_CONFIG=\(dir)/config.toml AUTHDECK_DEMO_OAM_SECRET=oam-secret
                 users \(Self.demoUsers)
                 approve curl -H 'Content-Type: application/json' -d '{"user_code":"CODE","username":"taro@contoso.com"}' \(idp.url)/_admin/device/approve
+                \(registry.seedLines)
                 remove kill \(idp.pid); rm -r \(dir)
                 emulator \(idp.url) pid \(idp.pid)
 
@@ -114,11 +122,14 @@ struct DemoCommand: AsyncParsableCommand {
 /// The demo's emulator process and its admin API.
 struct DemoEmulator: Sendable {
     let url: String
+    /// The https port (`https://127.0.0.1:PORT`), with the registry's certificate.
+    let tlsURL: String
     let pid: Int32
 
-    /// Starts `authdeck-idp`; given a directory, it ends with this process however that ends,
-    /// removing the directory (without one it outlives us: `--seed-only`).
-    static func start(followingThisProcessRemoving directory: String?) throws -> DemoEmulator {
+    /// Starts `authdeck-idp`, serving https too with the registry's certificate; given a
+    /// directory, it ends with this process however that ends, removing the directory (without
+    /// one it outlives us: `--seed-only`).
+    static func start(followingThisProcessRemoving directory: String?, registry: DemoRegistry) throws -> DemoEmulator {
         let candidates = InstallLayout.helperCandidates("authdeck-idp")
         guard let exe = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             throw CLIError.failure("""
@@ -129,19 +140,32 @@ struct DemoEmulator: Sendable {
         let out = Pipe()
         let p = Process()
         p.executableURL = URL(fileURLWithPath: exe)
-        p.arguments = directory.map { ["--exit-with-parent", String(getpid()), "--remove", $0] } ?? []
+        p.arguments = ["--tls-cert", registry.certificateFile, "--tls-key", registry.keyFile]
+            + (directory.map { ["--exit-with-parent", String(getpid()), "--remove", $0] } ?? [])
+        // Its stderr goes to a file in the demo's directory: read when it fails to start, and
+        // never a pipe that stops being drained when a --seed-only demo exits.
+        let log = registry.directory + "/emulator.log"
+        guard FileManager.default.createFile(atPath: log, contents: nil, attributes: [.posixPermissions: 0o600]),
+              let err = FileHandle(forWritingAtPath: log) else { throw CLIError.failure("\(log): cannot create the emulator's log") }
+        defer { try? err.close() }
         p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
+        p.standardError = err
         try p.run()
         var text = ""
         let handle = out.fileHandleForReading
         while !text.contains("\n") {
             let chunk = handle.availableData
-            if chunk.isEmpty { throw CLIError.failure("authdeck-idp did not start") }
+            if chunk.isEmpty {
+                let said = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+                throw CLIError.failure("authdeck-idp did not start" + (said.isEmpty ? "" : ": " + said.trimmingCharacters(in: .whitespacesAndNewlines)))
+            }
             text += String(decoding: chunk, as: UTF8.self)
         }
-        guard let r = text.range(of: "url=") else { throw CLIError.failure("authdeck-idp said: \(text)") }
-        return DemoEmulator(url: String(text[r.upperBound...].prefix { !$0.isWhitespace }), pid: p.processIdentifier)
+        func value(_ key: String) -> String? {
+            text.range(of: " \(key)=").map { String(text[$0.upperBound...].prefix { !$0.isWhitespace }) }
+        }
+        guard let url = value("url"), let tls = value("tls") else { throw CLIError.failure("authdeck-idp said: \(text)") }
+        return DemoEmulator(url: url, tlsURL: tls, pid: p.processIdentifier)
     }
 
     func stop() { kill(pid, SIGTERM) }

@@ -6,13 +6,13 @@ import AuthDeckApp
 /// `authdeck login PROVIDER`: signs a new account in (or an existing one again).
 struct LoginCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "login", abstract: "Sign in to PROVIDER (device code, browser, password, client credentials).")
+        commandName: "login", abstract: "Sign in to PROVIDER (device code, browser, password, client credentials; a SharePoint site in a browser window).")
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The provider id from config.toml.", completion: Completions.providers) var provider: String
     @Flag(exclusivity: .exclusive, help: "The sign-in flow (default: the provider's `flow`, else its first).")
     var flow: FlowChoice?
-    @Option(name: .long, help: "Username for --password.") var username: String?
+    @Option(name: .long, help: "Username for --password; for a SharePoint --browser sign-in, the account's name.") var username: String?
     @Option(name: .long, help: ArgumentHelp("Read the password from this file (else AUTHDECK_PASSWORD, else a prompt).", valueName: "path"))
     var passwordFile: String?
     @Flag(name: .long, help: "Do not start a browser; print the URL only.") var noBrowser = false
@@ -41,11 +41,12 @@ struct LoginCommand: AsyncParsableCommand {
         let config = try context.loadConfig()
         guard config.provider(provider) != nil else { throw CLIError.unknownProvider(provider, in: config) }
         let store = try context.openStore(creating: true)
-        let request = CommandLineSignIn.Request(
+        var request = CommandLineSignIn.Request(
             flow: flow.flatMap { SignInFlow(rawValue: $0.rawValue) }, username: username, openBrowser: !noBrowser,
             timeout: TimeSpan(parsing: timeout)!, connectivity: offline ? .offline : (auto ? .auto : nil),
             remember: remember.flatMap(OAMCredentialOptions.Remembrance.init(rawValue:)),
             passwordGiven: passwordFile != nil || context.environment["AUTHDECK_PASSWORD"] != nil)
+        request.stopOnSignals = true
         let outcome: CommandLineSignIn.Outcome
         outcome = try await CommandLineSignIn(wiring: context.wiring(store), config: config).run(
             provider, request, presenter: CLIPresenter(clock: context.clock),
@@ -63,7 +64,7 @@ struct LoginCommand: AsyncParsableCommand {
         switch outcome {
         case .signedIn:
             // A lifetime inside the clock-skew margin has no "usable until"; it still has an
-            // expiry (it said "the token expires no expiry").
+            // expiry, which is what is said ("the token expires no expiry" would be nonsense).
             let until = stored.credentials.usableUntil(at: now, skew: config.statePolicy.clockSkew)
                 ?? stored.credentials.usableUntil(at: now, skew: .seconds(0))
             let what = stored.credentials.accessTokens.isEmpty && !stored.credentials.cookies.isEmpty ? "the cookies expire" : "the token expires"

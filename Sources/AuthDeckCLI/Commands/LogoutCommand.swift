@@ -1,7 +1,6 @@
 import ArgumentParser
 import AuthDeckCore
 import AuthDeckStore
-import AuthDeckProviders
 import AuthDeckApp
 
 /// `authdeck logout ACCOUNT`: signs the account out and deletes its credentials.
@@ -24,71 +23,39 @@ struct LogoutCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let context = DeckContext(global)
+        try await run(in: DeckContext(global))
+    }
+
+    /// The command with its ports given (`DeckContext`): what `run` does, and what tests call.
+    func run(in context: DeckContext) async throws {
         let store = try context.openStore()
         let stored: StoredAccount
+        let signOut = SignOut(store: store, clock: context.clock)
         do {
             stored = try context.resolveAccount(account, in: store)
         } catch StoreError.accountTampered(let id) where local {
             // Edited without the key: nothing of it is sent anywhere; --local deletes it unopened.
-            try store.delete(accountId: id)
-            try store.append(DeckEvent(at: context.clock.now(), kind: .tampered, accountId: id,
-                                       detail: "signed out locally: its record had been edited without the key"))
-            return Output.raw("Deleted \(id) (its record had been edited without the key; nothing was sent to any server).\n")
+            try signOut.deleteUnopened(accountId: id)
+            return context.output.raw("Deleted \(id) (its record had been edited without the key; nothing was sent to any server).\n")
         }
         let a = stored.account
-        // A provider gone from the config (or a config that no longer loads) still lets the
-        // local credentials be deleted; a configured one whose secret cannot be read cannot
-        // revoke, so nothing is deleted unless --local says so.
-        let adapter: (any ProviderAdapter)?
-        do {
-            adapter = try context.wiring(store).signOutAdapter(forProvider: a.providerId, config: try? context.loadConfig())
-        } catch let failure as AuthFailure where !local {
-            throw CLIError(message: "\(a.id): could not revoke at the server: \(failure.remedy). Nothing was deleted; fix that and retry, or use --local to delete the local credentials only",
-                           status: failure.errorClass.exitCode)
-        } catch {
-            adapter = nil
-        }
-        let registration = (adapter as? ClientRegistrationHolder).flatMap { try? $0.registrationSummary() }
-        if clearRegistration && adapter?.keepsRegistration != true && registration == nil {
-            throw CLIError.usage("--clear-registration is for OAM accounts and OIDC providers registered dynamically")
-        }
-        let outcome: SignOut.Outcome
-        do {
-            outcome = try await SignOut(store: store, clock: context.clock).run(stored, adapter: adapter, local: local,
-                                                                                 clearRegistration: clearRegistration)
-        } catch let failure as AuthFailure {
-            throw CLIError(message: "\(a.id): could not revoke at the server: \(failure.description). Nothing was deleted; retry, or use --local to delete the local credentials only",
-                           status: failure.errorClass.exitCode)
-        }
-        // A dynamic client registration goes with the provider's last account only: the others
-        // sign in and renew through it.
-        var unregistered = ""
-        if clearRegistration, registration != nil, let holder = adapter as? ClientRegistrationHolder {
-            let others = try store.accountRows(includeQuarantined: true).filter { $0.providerId == a.providerId }
-            if others.isEmpty {
-                do {
-                    if let gone = try await holder.unregister() { unregistered = " The client registration is deleted at the issuer and here (\(gone))." }
-                } catch let failure as AuthFailure {
-                    throw CLIError(message: "\(a.id) is signed out, but its provider's client registration could not be deleted: \(failure.description); "
-                                       + "it is kept: `authdeck providers unregister \(a.providerId)` tries again", status: failure.errorClass.exitCode)
-                }
-            } else {
-                unregistered = " The client registration is kept: \(others.count) other account\(others.count == 1 ? "" : "s") of \(a.providerId) use\(others.count == 1 ? "s" : "") it."
-            }
-        }
-        // A signed-out default no longer stands for its provider (`authdeck use`).
-        if try store.defaultAccount(provider: a.providerId) == a.id {
-            try store.setDefaultAccount(nil, provider: a.providerId)
-            unregistered += " It was \(a.providerId)'s default account; \(a.providerId) has none now."
-        }
+        let outcome = try await signOut.run(stored, wiring: context.wiring(store), config: try? context.loadConfig(), local: local,
+                                            clearRegistration: clearRegistration)
         if json {
-            return try Output.json(LogoutJSON(id: a.id, provider: a.providerId, username: a.username, revoked_at_server: outcome.revokedAtServer))
+            return try context.output.json(LogoutJSON(id: a.id, provider: a.providerId, username: a.username, revoked_at_server: outcome.revokedAtServer))
         }
-        let kept = adapter?.keepsRegistration != true ? "; its credentials are deleted.\(unregistered)"
+        var after = ""
+        switch outcome.clientRegistration {
+        case .deleted(let gone): after = " The client registration is deleted at the issuer and here (\(gone))."
+        case .keptFor(let others):
+            after = " The client registration is kept: \(others.count) other account\(others.count == 1 ? "" : "s") of \(a.providerId) use\(others.count == 1 ? "s" : "") it."
+        case .nothingHeld, nil: break
+        }
+        if outcome.wasDefault { after += " It was \(a.providerId)'s default account; \(a.providerId) has none now." }
+        let kept = !outcome.providerKeepsRegistration ? "; its credentials are deleted.\(after)"
             : outcome.keptRegistration ? "; the username and preferences are kept (--clear-registration deletes them)."
             : "; nothing of it is kept."
         let server = outcome.revokedAtServer ? "; revoked at the server" : outcome.revocationUnavailable.map { "; not revoked at the server (\($0))" } ?? ""
-        Output.raw("Signed out \(TerminalText.inert(a.username)) (\(a.id))\(server)\(kept)\n")
+        context.output.raw("Signed out \(TerminalText.inert(a.username)) (\(a.id))\(server)\(kept)\n")
     }
 }

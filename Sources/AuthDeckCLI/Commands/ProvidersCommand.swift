@@ -145,19 +145,20 @@ struct ProvidersUnregisterCommand: AsyncParsableCommand {
         let config = try context.loadConfig()
         guard let profile = config.provider(provider) else { throw CLIError.unknownProvider(provider, in: config) }
         guard let store = try context.openStoreIfPresent() else { return Output.raw("\(provider) holds no client registration.\n") }
-        let accounts = try store.accountRows(includeQuarantined: true).filter { $0.providerId == provider }
-        guard accounts.isEmpty else {
-            throw CLIError.failure("\(provider) has \(accounts.count) account\(accounts.count == 1 ? "" : "s") (\(accounts.map(\.id).joined(separator: ", "))) "
-                                   + "that renew through its client registration; sign them out first (`authdeck logout ACCOUNT --clear-registration` "
-                                   + "of the last one also unregisters); nothing was deleted")
-        }
         let adapters = ProviderWiring.adapterContext(store: store, config: config, clock: context.clock, environment: context.environment)
         guard let holder = try ProviderRegistry.adapter(for: profile, context: adapters, config: config.providers) as? ClientRegistrationHolder else {
             return Output.raw("\(provider) holds no client registration (its client is configured).\n")
         }
         do {
-            guard let gone = try await holder.unregister() else { return Output.raw("\(provider) holds no client registration.\n") }
-            Output.raw("Deleted \(provider)'s client registration at the issuer and in the store (it was \(TerminalText.inert(gone))).\n")
+            switch try await ClientUnregistration(store: store).run(holder, provider: provider) {
+            case .keptFor(let accounts):
+                throw CLIError.failure("\(provider) has \(accounts.count) account\(accounts.count == 1 ? "" : "s") (\(accounts.joined(separator: ", "))) "
+                                       + "that renew through its client registration; sign them out first (`authdeck logout ACCOUNT --clear-registration` "
+                                       + "of the last one also unregisters); nothing was deleted")
+            case .nothingHeld: Output.raw("\(provider) holds no client registration.\n")
+            case .deleted(let gone):
+                Output.raw("Deleted \(provider)'s client registration at the issuer and in the store (it was \(TerminalText.inert(gone))).\n")
+            }
         } catch let failure as AuthFailure {
             throw failure.naming(provider)
         }

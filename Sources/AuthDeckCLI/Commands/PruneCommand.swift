@@ -62,53 +62,54 @@ struct PruneCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let context = DeckContext(global)
+        try await run(in: DeckContext(global))
+    }
+
+    /// The command with its ports given (`DeckContext`): what `run` does, and what tests call.
+    /// Without `--yes` or `--dry-run` it asks on the terminal, which only the binary has.
+    func run(in context: DeckContext) async throws {
+        let output = context.output
         let store = try context.openStore()
         let pruning = Pruning(store: store, clock: context.clock)
-        if undo { return try restore(pruning) }
+        if undo { return try restore(pruning, output) }
         let config = try context.loadConfig()
         let unusedAfter = olderThan.flatMap(TimeSpan.init(parsing:))
         if yes && !dryRun {
             // Nothing to preview: what is stale is found and moved in one transaction.
             let outcome = try pruning.quarantine(nil, config: config, unusedAfter: unusedAfter, reasons: Set(reason), provider: provider)
-            return try report(outcome, store: store)
+            return try report(outcome, output)
         }
         let candidates = try pruning.candidates(config, reasons: Set(reason), provider: provider, unusedAfter: unusedAfter)
         let rows = candidates.map(Self.row)
         if dryRun || candidates.isEmpty {
-            if json { return try Output.json(ResultJSON(dry_run: dryRun, pruned: rows, restored: [], purged: [])) }
-            Output.raw(candidates.isEmpty ? "Nothing to prune.\n" : listing(rows) + "\n\(rows.count) would be pruned (dry run).\n")
+            if json { return try output.json(ResultJSON(dry_run: dryRun, pruned: rows, restored: [], purged: [])) }
+            output.raw(candidates.isEmpty ? "Nothing to prune.\n" : listing(rows) + "\n\(rows.count) would be pruned (dry run).\n")
             return
         }
         if !yes {
             guard TerminalProbe.isInteractive else {
                 throw CLIError.usage("prune needs --yes when not run from a terminal (or --dry-run to preview)")
             }
-            Output.raw(listing(rows) + "\nMove these \(rows.count) accounts to the quarantine (restorable for \(Pruning.retentionDays) days)? [y/N] ")
+            output.raw(listing(rows) + "\nMove these \(rows.count) accounts to the quarantine (restorable for \(Pruning.retentionDays) days)? [y/N] ")
             guard let answer = readLine(), ["y", "yes"].contains(answer.lowercased()) else {
-                Output.raw("Nothing pruned.\n")
+                output.raw("Nothing pruned.\n")
                 return
             }
         }
         // The verdicts are taken again as the accounts are moved: one signed in since the
         // preview is kept, and said so.
-        try report(try pruning.quarantine(candidates, config: config, unusedAfter: unusedAfter), store: store)
+        try report(try pruning.quarantine(candidates, config: config, unusedAfter: unusedAfter), output)
     }
 
-    /// What was moved, kept and purged; with `--yes` the moved accounts are listed (nothing was shown before).
-    func report(_ outcome: PruneOutcome, store: DeckStore) throws {
-        for sentence in outcome.kept { Output.note(sentence) }
-        // A pruned default no longer stands for its provider: cleared, and said. The defaults
-        // are read once per provider, not once per pruned account (100,000 reads took 6 s).
-        let defaults = try store.defaultAccounts(providers: Array(Set(outcome.quarantined.map(\.account.providerId))))
-        for (provider, id) in defaults.sorted(by: { $0.key < $1.key }) where outcome.quarantined.contains(where: { $0.account.id == id }) {
-            try store.setDefaultAccount(nil, provider: provider)
-            Output.note("\(id) was \(provider)'s default account; \(provider) has none now")
-        }
+    /// What was moved, kept and purged; with `--yes` the moved accounts are listed, since no
+    /// preview showed them.
+    func report(_ outcome: PruneOutcome, _ output: any CommandOutput) throws {
+        for sentence in outcome.kept { output.note(sentence) }
+        for (provider, id) in outcome.clearedDefaults { output.note("\(id) was \(provider)'s default account; \(provider) has none now") }
         let pruned = outcome.quarantined.map(Self.row)
-        if json { return try Output.json(ResultJSON(dry_run: false, pruned: pruned, restored: [], purged: outcome.purged.map(\.id))) }
-        if pruned.isEmpty { return Output.raw(yes ? "Nothing to prune.\n" : "Nothing pruned.\n") }
-        Output.raw((yes ? listing(pruned) + "\n" : "") + "Pruned \(pruned.count). Undo with `authdeck prune --undo`.\n")
+        if json { return try output.json(ResultJSON(dry_run: false, pruned: pruned, restored: [], purged: outcome.purged.map(\.id))) }
+        if pruned.isEmpty { return output.raw(yes ? "Nothing to prune.\n" : "Nothing pruned.\n") }
+        output.raw((yes ? listing(pruned) + "\n" : "") + "Pruned \(pruned.count). Undo with `authdeck prune --undo`.\n")
     }
 
     static func row(_ candidate: PruneCandidate) -> CandidateJSON {
@@ -122,7 +123,7 @@ struct PruneCommand: AsyncParsableCommand {
         return table.render()
     }
 
-    func restore(_ pruning: Pruning) throws {
+    func restore(_ pruning: Pruning, _ output: any CommandOutput) throws {
         let quarantined = try pruning.quarantined()
         var ids: [String]?
         if !accounts.isEmpty {
@@ -135,8 +136,8 @@ struct PruneCommand: AsyncParsableCommand {
             }
         }
         let restored = try pruning.restore(ids: ids)
-        if json { return try Output.json(ResultJSON(dry_run: false, pruned: [], restored: restored.map(\.id), purged: [])) }
-        Output.raw(restored.isEmpty ? "The quarantine is empty.\n"
+        if json { return try output.json(ResultJSON(dry_run: false, pruned: [], restored: restored.map(\.id), purged: [])) }
+        output.raw(restored.isEmpty ? "The quarantine is empty.\n"
                    : "Restored \(restored.count): \(restored.map(\.id).joined(separator: ", "))\n")
     }
 }

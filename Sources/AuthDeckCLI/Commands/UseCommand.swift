@@ -26,24 +26,29 @@ struct UseCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let context = DeckContext(global)
+        try await run(in: DeckContext(global))
+    }
+
+    /// The command with its ports given (`DeckContext`): what `run` does, and what tests call.
+    func run(in context: DeckContext) async throws {
+        let output = context.output
         if let provider = clear {
             guard let store = try context.openStoreIfPresent(), try store.defaultAccount(provider: provider) != nil else {
                 // A mistyped provider is an error, not "nothing to clear" (a provider gone from
                 // the config with a default still stored is cleared above).
                 let config = try context.loadConfig()
                 guard config.provider(provider) != nil else { throw CLIError.unknownProvider(provider, in: config) }
-                return Output.raw("\(TerminalText.inert(provider)) has no default account.\n")
+                return output.raw("\(TerminalText.inert(provider)) has no default account.\n")
             }
             try store.setDefaultAccount(nil, provider: provider)
-            if json { return try Output.json(try Self.defaults(store)) }
-            return Output.raw("\(TerminalText.inert(provider)) has no default account now.\n")
+            if json { return try output.json(try Self.defaults(store)) }
+            return output.raw("\(TerminalText.inert(provider)) has no default account now.\n")
         }
         guard let account else {
             let shown = try context.openStoreIfPresent().map(Self.defaults) ?? []
-            if json { return try Output.json(shown) }
-            guard context.storeExists else { return Output.raw("No default accounts.\n") }
-            return Output.raw(shown.isEmpty ? "No default accounts (`authdeck use ACCOUNT` sets one).\n" : shown.map { d in
+            if json { return try output.json(shown) }
+            guard context.storeExists else { return output.raw("No default accounts.\n") }
+            return output.raw(shown.isEmpty ? "No default accounts (`authdeck use ACCOUNT` sets one).\n" : shown.map { d in
                 // A default whose account was deleted without `logout` is shown: the provider's
                 // id names nothing until it is chosen again.
                 guard let username = d.username else {
@@ -55,8 +60,8 @@ struct UseCommand: AsyncParsableCommand {
         let store = try context.openStore()
         let stored = try context.resolveAccount(account, in: store)
         try store.setDefaultAccount(stored.account.id, provider: stored.account.providerId)
-        if json { return try Output.json(try Self.defaults(store)) }
-        Output.raw("\(stored.account.id) (\(TerminalText.inert(stored.account.username))) is now the default of \(stored.account.providerId): "
+        if json { return try output.json(try Self.defaults(store)) }
+        output.raw("\(stored.account.id) (\(TerminalText.inert(stored.account.username))) is now the default of \(stored.account.providerId): "
                    + "`\(stored.account.providerId)` stands for it.\n")
     }
 

@@ -63,9 +63,13 @@ enum Output {
 
     /// Prints an Encodable as stable JSON: sorted keys, pretty, slashes unescaped.
     static func json<T: Encodable>(_ value: T) throws {
+        try jsonData(value).withUnsafeBytes { write($0) }
+    }
+
+    /// The bytes `json` writes: one encoding for the streams and for `CommandOutput`.
+    static func jsonData<T: Encodable>(_ value: T) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(value) + Data("\n".utf8)
-        data.withUnsafeBytes { write($0) }
+        return try encoder.encode(value) + Data("\n".utf8)
     }
 }

@@ -25,7 +25,7 @@ final class OutputFile: @unchecked Sendable {
     let existed: Bool
 
     /// What a failed download did to `path`, worded for what was there: an old file kept, or
-    /// nothing written where nothing was (it said "was left as it was" of a file never made).
+    /// nothing written where nothing was (never "was left as it was" of a file never made).
     var untouched: String {
         guard let path else { return "" }
         return existed ? "\(path) was left as it was" : "nothing was written to \(path)"

@@ -38,14 +38,7 @@ public struct AzureADAdapter: ProviderAdapter {
         } else {
             client = OAuthClient(id: clientId, authentication: .none)
         }
-        var port: UInt16 = 0
-        if let p = o["redirect_port"] {
-            guard let v = UInt16(p) else {
-                throw AuthFailure(.misconfigured, code: "config", remedy: "provider \"\(profile.id)\": options.redirect_port must be a port number")
-            }
-            port = v
-        }
-        redirect = AuthorizationCodeFlow.Redirect(host: o["redirect_host"] ?? "localhost", port: port, path: o["redirect_path"] ?? "/")
+        redirect = AuthorizationCodeFlow.Redirect(host: o["redirect_host"] ?? "localhost", port: try profile.redirectPort(), path: o["redirect_path"] ?? "/")
         allowPassword = o["allow_password"] == "true"
         resolver = MetadataResolver(context: context)
     }

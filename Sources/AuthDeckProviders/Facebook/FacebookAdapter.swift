@@ -28,9 +28,7 @@ public struct FacebookAdapter: ProviderAdapter {
         appId = id
         clientToken = profile.options["client_token"]
         secret = try SecretSource.clientSecret(profile, environment: context.environment)
-        var port: UInt16 = 0
-        if let p = profile.options["redirect_port"], let v = UInt16(p) { port = v }
-        redirect = AuthorizationCodeFlow.Redirect(host: "127.0.0.1", port: port, path: profile.options["redirect_path"] ?? "/callback")
+        redirect = AuthorizationCodeFlow.Redirect(host: "127.0.0.1", port: try profile.redirectPort(), path: profile.options["redirect_path"] ?? "/callback")
     }
 
     public var capabilities: ProviderCapabilities { .of(profile) }

@@ -13,15 +13,17 @@ extension OAMAdapter {
         settings.rest.map { OAMRestService(settings: $0, http: context.http, profileId: profile.id) }
     }
 
-    func restSignIn(_ service: OAMRestService, flow: SignInFlow, options: SignInOptions) async throws -> SignInResult {
+    func restSignIn(_ service: OAMRestService, flow: SignInFlow, presenter: any SignInPresenter, options: SignInOptions) async throws -> SignInResult {
         guard flow == .password, let user = options.username, let password = options.password else {
             throw AuthFailure(.misconfigured, code: "unsupported",
                               remedy: "provider \"\(profile.id)\" is a Mobile and Social server (server_type = \"mobile-social\"), which signs in with --password and --username")
         }
-        let issued = try await service.authenticate(username: user, password: password)
+        let held = service.settings.registers ? self.held(flow: .password, username: user) : nil
+        let (issued, registration) = try await restAuthenticate(service, username: user, password: password, held: held, presenter: presenter)
         let principal = issued.principal.flatMap { $0.isEmpty ? nil : $0 } ?? user
         return SignInResult(subject: "oam:\(principal.lowercased())@\(host)", username: principal, displayName: principal,
-                            realm: service.settings.serviceDomain, credentials: Credentials(accessTokens: [userToken(issued.token)]))
+                            realm: service.settings.serviceDomain,
+                            credentials: Credentials(accessTokens: [userToken(issued.token)], extras: registration?.extras ?? [:]))
     }
 
     func userToken(_ value: Secret) -> AccessToken {
@@ -35,10 +37,12 @@ extension OAMAdapter {
             throw AuthFailure(.needsInteraction, code: "user_token_refused",
                               remedy: "the Mobile and Social server no longer accepts its user token and the password is not remembered; sign in again: `authdeck login \(stored.account.providerId)`")
         }
-        let issued = try await service.authenticate(username: stored.account.username, password: password)
+        let held = service.settings.registers ? OAMRegistration(extras: stored.credentials.extras) : nil
+        let (issued, registration) = try await restAuthenticate(service, username: stored.account.username, password: password, held: held)
         var renewed = stored.credentials
         renewed.accessTokens = [userToken(issued.token)]
         renewed.refreshToken = nil
+        renewed.extras.merge(registration?.extras ?? [:]) { _, new in new }
         return renewed
     }
 

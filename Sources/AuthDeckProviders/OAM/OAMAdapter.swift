@@ -118,7 +118,7 @@ public struct OAMAdapter: ProviderAdapter {
     }
 
     public func signIn(flow: SignInFlow, presenter: any SignInPresenter, options: SignInOptions) async throws -> SignInResult {
-        if let service = restService { return try await restSignIn(service, flow: flow, options: options) }
+        if let service = restService { return try await restSignIn(service, flow: flow, presenter: presenter, options: options) }
         let tokens: TokenSet
         var username = options.username
         var registration: OAMRegistration?
@@ -282,13 +282,7 @@ public struct OAMAdapter: ProviderAdapter {
 
     /// Logout invalidates the server-side grant first (RFC 7009 shape), then local tokens.
     public func revoke(_ stored: StoredAccount) async throws {
-        if let service = restService {
-            // A session the server already ended (401/403) is logged out: the local sign-out goes on.
-            do {
-                if let token = Self.heldUserToken(stored) { try await service.logout(userToken: token.value) }
-            } catch let f as AuthFailure where f.errorClass == .needsInteraction {}
-            return
-        }
+        if let service = restService(for: stored) { return try await restLogout(service, stored, clearingRegistration: false) }
         guard let url = settings.revocation else { return }
         // A mobile client authenticates with the account's client assertion, as for its grants.
         let client = OAMRegistration(extras: stored.credentials.extras).map { OAuthClient(id: settings.client.id, authentication: .clientAssertion($0.assertion)) }

@@ -34,11 +34,19 @@ struct OAMRegistrar: Sendable {
     /// A new device id, kept with the registration so a registration made again names the same device.
     static func newDeviceId() -> String { UUIDString.make() }
 
+    /// What a device profile says of this machine, for both server types' registrations: the
+    /// SDK's version, the OS type and the kernel's version (as a phone's SDK names its OS release).
+    static var deviceClaims: [String: String] {
+        let os = ProcessInfo.processInfo.operatingSystemVersion
+        return ["oracle:idm:claims:client:sdkversion": "authdeck \(AuthDeckCore.version)",
+                "oracle:idm:claims:client:ostype": "Linux",
+                "oracle:idm:claims:client:osversion": "\(os.majorVersion).\(os.minorVersion).\(os.patchVersion)"]
+    }
+
     /// The device profile as OAM's SDKs send it: base64 of a JSON object of `oracle:idm:claims:client:*` claims.
     static func deviceProfile(deviceId: String) -> String {
-        let claims = ["oracle:idm:claims:client:sdkversion": "authdeck \(AuthDeckCore.version)",
-                      "oracle:idm:claims:client:ostype": "Linux",
-                      "oracle:idm:claims:client:udid": deviceId]
+        var claims = deviceClaims
+        claims["oracle:idm:claims:client:udid"] = deviceId
         let data = (try? JSONSerialization.data(withJSONObject: claims, options: [.sortedKeys])) ?? Data("{}".utf8)
         return data.base64EncodedString()
     }

@@ -12,10 +12,24 @@ import AuthDeckOAuth
 /// on loopback). The shapes are UNVERIFIED against a live server, so answers are read
 /// tolerantly (field names in any case, a token value that may be URL-encoded); 401/403 is a
 /// refused credential, 429 and 5xx transient, anything else a server this is not configured for.
+///
+/// A registered mobile client (`settings.registers`) sends the user's registration handle on
+/// every call but the registration itself, in `X-Idaas-Rest-Authorization: UIDPASSWORD
+/// cred="<base64(application:handle)>"`; it is declared with the body's secrets, so it too goes
+/// only to the server's origin.
 struct OAMRestService: Sendable {
     let settings: OAMRestSettings
     let http: any HTTPClient
     let profileId: String
+    /// The user's registration handle (a `CLIENTREGHANDLE`), when this client holds one.
+    var handle: Secret? = nil
+
+    /// The service as the client holding `registration` calls it.
+    func holding(_ registration: OAMRegistration?) -> OAMRestService {
+        var held = self
+        held.handle = registration?.assertion
+        return held
+    }
 
     /// A token the service issued, and whose it is.
     struct Issued: Sendable {
@@ -44,7 +58,45 @@ struct OAMRestService: Sendable {
                            secrets: [.accessToken], what: "the user token")
     }
 
-    func call(_ operation: String, _ fields: [String: String], secrets: Set<SecretKind>, what: String) async throws -> Issued {
+    /// Registers the application for `username` on this device: a `CLIENTREGHANDLE` that the
+    /// mobile service wants on the user's later calls. Sent without a handle: a refused one is
+    /// what a new registration replaces.
+    func register(username: String, password: Secret) async throws -> Issued {
+        var bare = self
+        bare.handle = nil
+        return try await bare.call("register", ["X-Idaas-Rest-Subject-Type": "USERCREDENTIAL", "X-Idaas-Rest-Subject-Username": username,
+                                                "X-Idaas-Rest-Subject-Password": password.exposedValue,
+                                                "X-Idaas-Rest-New-Token-Type-To-Create": "CLIENTREGHANDLE",
+                                                "clientId": settings.application, "deviceProfile": Self.deviceProfile],
+                                   secrets: [.password], what: "the user name and password")
+    }
+
+    /// The device profile a registration carries, as the SDK's REST clients send it: the
+    /// claims OAM's SDKs name (shared with the OAuth server type's registration) and no
+    /// hardware ids, which a desktop has none of to offer.
+    static var deviceProfile: [String: Any] {
+        var profile: [String: Any] = OAMRegistrar.deviceClaims
+        profile["hardwareIds"] = [String: String]()
+        return profile
+    }
+
+    /// Deletes the held registration handle at the server (the SDK's logout with
+    /// clearRegistrationHandles), ending the session of `userToken` too when one is held.
+    /// UNVERIFIED: no public source shows the wire form; it is the logout call, authorized by
+    /// the handle, with `"clearRegistrationHandles": "true"`.
+    func clearRegistration(userToken: Secret?) async throws {
+        var fields = ["clearRegistrationHandles": "true"]
+        if let userToken { fields.merge(["X-Idaas-Rest-Subject-Type": "TOKEN", "X-Idaas-Rest-Subject-Value": userToken.exposedValue]) { $1 } }
+        _ = try await send("logout", fields, secrets: userToken == nil ? [] : [.accessToken], what: "the registration handle")
+    }
+
+    /// `X-Idaas-Rest-Authorization: UIDPASSWORD cred="<base64(application:handle)>"`.
+    func registrationHeader(_ handle: Secret) -> HTTPHeader {
+        let cred = Data("\(settings.application):\(handle.exposedValue)".utf8).base64EncodedString()
+        return HTTPHeader("X-Idaas-Rest-Authorization", "UIDPASSWORD cred=\"\(cred)\"")
+    }
+
+    func call(_ operation: String, _ fields: [String: Any], secrets: Set<SecretKind>, what: String) async throws -> Issued {
         let body = try await send(operation, fields, secrets: secrets, what: what)
         var answer: [String: String] = [:]
         for (k, v) in body { if let s = v as? String { answer[k.lowercased()] = s } }
@@ -56,16 +108,18 @@ struct OAMRestService: Sendable {
         return Issued(token: Secret(token), principal: answer["x-idaas-rest-user-principal"])
     }
 
-    func send(_ operation: String, _ fields: [String: String], secrets: Set<SecretKind>, what: String) async throws -> [String: Any] {
+    func send(_ operation: String, _ fields: [String: Any], secrets: Set<SecretKind>, what: String) async throws -> [String: Any] {
         let data = try JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])
         var request = HTTPRequest(method: "POST", url: settings.url(operation),
                                   headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("Accept", "application/json"),
                                             HTTPHeader("X-IDAAS-SERVICEDOMAIN", settings.serviceDomain), HTTPHeader("X-IDAAS-REST-VERSION", "v1"),
                                             HTTPHeader("User-Agent", settings.userAgent)],
                                   body: Array(data))
+        if let handle { request.headers.append(registrationHeader(handle)) }
         request.timeout = 30
         request.maxResponseBytes = 64 << 10
-        request.passage = SecretPassage(secrets, home: GrantHome(issuer: nil, origins: [settings.origin].compactMap { $0 }))
+        request.passage = SecretPassage(handle == nil ? secrets : secrets.union([.clientAssertion]),
+                                        home: GrantHome(issuer: nil, origins: [settings.origin].compactMap { $0 }))
         let response = try await TokenEndpoint.send(request, via: http)
         let server = "the Mobile and Social server (\(settings.base))"
         switch response.status {

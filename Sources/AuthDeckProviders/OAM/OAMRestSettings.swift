@@ -10,13 +10,17 @@ import AuthDeckCore
 /// (`options.service_domain`, the SDK's `OAMMSServiceDomain`) goes in `X-IDAAS-SERVICEDOMAIN`
 /// on every call; the User-Agent starts with `options.user_agent_prefix` (default `OIC`),
 /// which must match the WebGates' `OAMAuthUserAgentPrefix` for them to challenge rather than
-/// redirect to a login page.
+/// redirect to a login page. With `options.client_registration = true` the application is a
+/// registered mobile client: it calls the mobile service (`…/mobileoamauthentication/…`), which
+/// wants the user's registration handle on every call (`OAMAdapter+RestRegistration`).
 struct OAMRestSettings: Sendable {
     let base: String
     let serviceDomain: String
     let userAgent: String
     /// The application's name (the SDK's `ApplicationName`): the registering client's id.
     let application: String
+    /// A registered mobile client (`options.client_registration`): the mobile service, with a handle.
+    let registers: Bool
 
     static let defaultUserAgentPrefix = "OIC"
 
@@ -40,10 +44,13 @@ struct OAMRestSettings: Sendable {
         }
         userAgent = "\(prefix) authdeck-oam-sdk/1"
         application = o["application_name"] ?? profile.clientId ?? "authdeck"
+        registers = o["client_registration"] == "true"
     }
 
-    /// `…/oic_rest/rest/oamauthentication/<operation>`.
-    func url(_ operation: String) -> String { "\(base)/oic_rest/rest/oamauthentication/\(operation)" }
+    /// `…/oic_rest/rest/oamauthentication/<operation>`, or `mobileoamauthentication` for a registered client.
+    func url(_ operation: String) -> String {
+        "\(base)/oic_rest/rest/\(registers ? "mobileoamauthentication" : "oamauthentication")/\(operation)"
+    }
 
     /// The server's origin: where the user token and the password may go.
     var origin: String? { GrantHome.origin(of: base) }

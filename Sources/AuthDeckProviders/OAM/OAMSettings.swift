@@ -54,12 +54,7 @@ struct OAMSettings: Sendable {
         assertionFile = o["assertion_file"]
         guard [nil, "true", "false"].contains(o["client_registration"]) else { throw bad("options.client_registration must be true or false") }
         registration = o["client_registration"] == "true"
-        var port: UInt16 = 0
-        if let p = o["redirect_port"] {
-            guard let v = UInt16(p) else { throw bad("options.redirect_port must be a port number") }
-            port = v
-        }
-        redirect = AuthorizationCodeFlow.Redirect(host: "127.0.0.1", port: port, path: o["redirect_path"] ?? "/callback")
+        redirect = AuthorizationCodeFlow.Redirect(host: "127.0.0.1", port: try profile.redirectPort(), path: o["redirect_path"] ?? "/callback")
     }
 
     /// A grant name as this server wants it.

@@ -34,6 +34,9 @@ public struct OIDCAdapter: ProviderAdapter {
         // Before any registration: a client must not be registered for a flow config forbids.
         if flow == .password, !settings.allowPassword { throw FlowRunner.passwordDisabled(profileId: profile.id) }
         let meta = try await resolver.metadata(for: profile)
+        // Before registering a client or asking anyone: an id_token that cannot be checked
+        // would waste the approval and leave the issued grant live at the server.
+        if flow != .client, scopes.contains("openid") { try await checkIDTokensVerifiable(meta) }
         let (client, redirect) = try await self.client(for: meta, flow: flow, presenter: presenter)
         let token = tokenEndpoint(meta, client)
         let now = { context.clock.now() }
@@ -66,7 +69,12 @@ public struct OIDCAdapter: ProviderAdapter {
         case .import:
             throw AuthFailure(.misconfigured, code: AuthFailure.FlowNotOffered.unsupportedFlow, remedy: "OIDC accounts cannot be imported; sign in instead")
         }
-        let result = try await identify(tokens, meta: meta, client: client, nonce: nonce)
+        let result: SignInResult
+        do {
+            result = try await identify(tokens, meta: meta, client: client, nonce: nonce)
+        } catch let failure as AuthFailure {
+            throw await withdrawn(tokens, meta: meta, client: client, after: failure)
+        }
         if result.username == Self.subjectOf(result) {
             await presenter.present(.notice(Self.subjectOnlyNote(profileId: profile.id, requested: scopes, granted: tokens.scope)))
         }
@@ -97,6 +105,46 @@ public struct OIDCAdapter: ProviderAdapter {
             text += "; the token answer named no granted scopes, so \(carriers.joined(separator: ", ")) count as granted, yet no name came with them"
         }
         return TerminalText.inert(text)
+    }
+
+    /// Says before anyone is asked whether this issuer's id_tokens could be checked: one that
+    /// signs only with a shared secret while the client (configured, or to be registered) has
+    /// none, or whose advertised public keys cannot be read. Throws what `login` then says.
+    func checkIDTokensVerifiable(_ meta: ProviderMetadata) async throws {
+        let willHaveSecret = settings.client.map { $0.secret != nil } ?? true  // a registration asks for client_secret_basic
+        if let problem = meta.idTokenVerificationProblem(clientHasSecret: willHaveSecret) {
+            throw AuthFailure(.misconfigured, code: "unverifiable_id_token", remedy: problem + "; nothing was asked of you")
+        }
+        let asymmetric = meta.idTokenSigningAlgs.map { $0.contains { JWKSet.asymmetric.contains($0) } } ?? true
+        guard asymmetric, meta.jwksURI != nil else { return }
+        do {
+            _ = try await resolver.keys(meta.jwksURI, refresh: false)
+        } catch let failure as AuthFailure where failure.code == "bad_jwks" {
+            throw AuthFailure(failure.errorClass, code: failure.code,
+                              remedy: failure.remedy + ", so the id_token of a sign-in could not be checked; nothing was asked of you")
+        }
+    }
+
+    /// The failure of a sign-in whose tokens were issued but not accepted (an id_token refused):
+    /// the grant they carry is revoked at the issuer where it can be, so nothing stays live
+    /// that no one holds; the failure says whether it was.
+    func withdrawn(_ tokens: TokenSet, meta: ProviderMetadata, client: OAuthClient, after failure: AuthFailure) async -> AuthFailure {
+        func adding(_ what: String) -> AuthFailure {
+            var said = failure
+            said.remedy += "; " + what
+            return said
+        }
+        guard let refresh = tokens.refreshToken else { return failure }
+        guard let endpoint = meta.revocationEndpoint else {
+            return adding("the refresh token the issuer issued could not be revoked (it names no revocation endpoint)")
+        }
+        let revocation = Revocation(endpoint: endpoint, client: client, http: context.http, issuer: meta.issuer.isEmpty ? nil : meta.issuer)
+        do {
+            try await revocation.revoke(refresh, hint: "refresh_token", home: tokens.home, now: context.clock.now())
+            return adding("the refresh token it issued was revoked at the issuer")
+        } catch {
+            return adding("the refresh token it issued could not be revoked (\(error))")
+        }
     }
 
     /// Validates the id_token (when there is one) and works out who signed in.
@@ -143,6 +191,9 @@ public struct OIDCAdapter: ProviderAdapter {
         func validator(_ keys: JWKSet?) -> IDTokenValidator {
             IDTokenValidator(issuer: meta.issuer, clientId: client.id, clientSecret: client.secret, keys: keys)
         }
+        // Keys only for a publicly signed token: an HS* one is checked with the client's secret.
+        let signedPublicly = (try? JWT(compact: idToken.exposedValue)).map { JWKSet.asymmetric.contains($0.algorithm) } ?? true
+        guard signedPublicly else { return try validator(nil).validate(idToken, now: now, nonce: nonce) }
         do {
             return try validator(try await resolver.keys(meta.jwksURI, refresh: false)).validate(idToken, now: now, nonce: nonce)
         } catch let failure as AuthFailure where failure.code == "invalid_id_token" && meta.jwksURI != nil {

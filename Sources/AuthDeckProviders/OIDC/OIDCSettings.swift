@@ -57,14 +57,9 @@ struct OIDCSettings: Sendable {
         }
         let host = o["redirect_host"] ?? "127.0.0.1"
         guard host == "127.0.0.1" || host == "localhost" else { throw bad("redirect_host", "must be 127.0.0.1 or localhost") }
-        var port: UInt16 = 0
-        if let p = o["redirect_port"] {
-            guard let v = UInt16(p) else { throw bad("redirect_port", "must be a port number (found \"\(p)\")") }
-            port = v
-        }
         let path = o["redirect_path"] ?? "/callback"
         guard path.hasPrefix("/") else { throw bad("redirect_path", "must start with /") }
-        redirect = AuthorizationCodeFlow.Redirect(host: host, port: port, path: path)
+        redirect = AuthorizationCodeFlow.Redirect(host: host, port: try profile.redirectPort(), path: path)
         allowPassword = o["allow_password"] == "true"
         assertionFile = o["assertion_file"]
     }

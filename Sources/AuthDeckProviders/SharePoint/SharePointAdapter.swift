@@ -28,8 +28,15 @@ public struct SharePointAdapter: ProviderAdapter {
     public var capabilities: ProviderCapabilities { .of(profile) }
 
     public func signIn(flow: SignInFlow, presenter: any SignInPresenter, options: SignInOptions) async throws -> SignInResult {
+        if flow == .browser {
+            // The person's browser window is a process of authdeck's own, not a request:
+            // AuthDeckApp's BrowserSignIn runs it, and every caller goes there first.
+            throw AuthFailure(.misconfigured, code: "browser_window", remedy: "a SharePoint browser sign-in runs in authdeck's sign-in window (`authdeck login \(profile.id) --browser`)")
+        }
         if settings.legacy { return try await legacySignIn(options: options) }
-        guard let azureId = settings.azure?.id else { throw AuthFailure(.misconfigured, code: "config", remedy: "provider \"\(profile.id)\" has no azure_provider") }
+        guard let azureId = settings.azure?.id else {
+            throw AuthFailure(.misconfigured, code: "config", remedy: "provider \"\(profile.id)\" has no azure_provider; its flow is the browser window (`authdeck login \(profile.id) --browser`)")
+        }
         guard let linked = try linkedAccount(username: options.username) else {
             throw AuthFailure(.needsInteraction, code: "no_azure_account",
                               remedy: "no signed-in account of the Azure AD provider \"\(azureId)\"\(options.username.map { " for \($0)" } ?? ""); sign in there first: `authdeck login \(azureId)`")

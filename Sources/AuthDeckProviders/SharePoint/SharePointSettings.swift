@@ -6,7 +6,8 @@ import AuthDeckCore
 /// it), `azure_provider` (the Azure AD provider whose tokens buy cookies — the modern path),
 /// `mode` (`modern`, default, or `legacy` SAML for managed accounts), `login_url` (legacy:
 /// default `https://login.microsoftonline.com`), `remember_password` (`true`: legacy mode
-/// keeps the password, sealed, so cookies can be renewed silently).
+/// keeps the password, sealed, so cookies can be renewed silently), `browser` (the sign-in
+/// window's Chromium-family browser, for `flow = "browser"`; read by AuthDeckApp's `SignInBrowser`).
 struct SharePointSettings: Sendable {
     let site: String
     let siteURL: String
@@ -37,7 +38,9 @@ struct SharePointSettings: Sendable {
         } else {
             azure = nil
         }
-        guard legacy || azure != nil else { throw bad("set options.azure_provider (modern sign-in) or options.mode = \"legacy\"") }
+        guard legacy || azure != nil || profile.flow == .browser else {
+            throw bad("set options.azure_provider (modern sign-in), options.mode = \"legacy\" or flow = \"browser\" (a sign-in in a browser window)")
+        }
         let login = profile.options["login_url"] ?? "https://login.microsoftonline.com"
         loginURL = login.hasSuffix("/") ? String(login.dropLast()) : login
         rememberPassword = profile.options["remember_password"] == "true"
