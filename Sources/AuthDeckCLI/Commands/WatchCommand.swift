@@ -80,6 +80,7 @@ struct WatchCommand: AsyncParsableCommand {
         }
     }
 
+    /// The pass in `--json`'s names; each outcome carries only the fields that apply to it.
     static func json(_ pass: KeepAlivePass) -> PassJSON {
         PassJSON(accounts: pass.outcomes.map { id, outcome in
             var o = PassJSON.Outcome(account: id, outcome: outcome.jsonName)
