@@ -30,6 +30,19 @@ public struct DemoSeed {
             password: { _ in Secret(password ?? "") }, note: { _ in })
     }
 
+    /// One `authdeck request` of `provider`'s account through the emulator's WebGate at
+    /// `path`: the challenge answered, so the deck shows the WebGate token it keeps.
+    func throughWebGate(_ provider: String, path: String) async throws {
+        guard let stored = try wiring.store.accounts(providerId: provider, subject: nil).first else {
+            throw Refusal.failure("the demo could not sign \(provider) in")
+        }
+        let answer = try await AuthorizedRequest(for: stored, wiring: wiring, config: config, scopes: [])
+            .send(method: "GET", url: admin.url + path, headers: [], body: nil, timeout: 30, accountId: stored.account.id) { _ in true }
+        guard answer.status == 200 else {
+            throw Refusal.failure("the demo's request through the WebGate at \(path) was answered HTTP \(answer.status)")
+        }
+    }
+
     public func run() async throws {
         try await signIn("work", .password, "taro@contoso.com", "taro-pass-123")
         _ = try await admin.call("lifetimes", #"{"access_token":120}"#)
@@ -41,6 +54,8 @@ public struct DemoSeed {
         _ = try await admin.call("facebook/lifetimes", #"{"short":420}"#)
         try await signIn("fb", .device, nil, nil)                                    // near expiry
         try await signIn("whitepages", .password, "jiro@contoso.com", "jiro-pass-123")
+        try await signIn("hr-rest", .password, "taro@contoso.com", "taro-pass-123")
+        try await throughWebGate("hr-rest", path: "/webgate/hr/employees")
         try await signIn("oidc", .password, "taro@contoso.com", "taro-pass-123")
         // A sign-in that never completed (two hours ago): what prune is for. Staged from a real
         // sign-in with its credentials taken away, so its subject is hanako's and a re-sign-in

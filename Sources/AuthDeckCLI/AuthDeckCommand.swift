@@ -10,7 +10,11 @@ struct AuthDeckCommand: AsyncParsableCommand {
         discussion: """
             Exit status: 0 ok, 1 failure, 2 usage error or ambiguous ACCOUNT, 3 an interactive \
             sign-in is needed, 4 a transient (network) failure.
-            ACCOUNT is an account id, a username, provider/username, or a unique prefix of either.
+            ACCOUNT is an account id, a username, provider/username, or a unique prefix of either. \
+            When ACCOUNT names several accounts and a person is at the terminal, token, cookies, \
+            request, exec, refresh, kube-credential and git-credential ask which one on /dev/tty; a \
+            provider id's pick is remembered as its default (`authdeck use`). Never with --json, \
+            --no-input, GIT_TERMINAL_PROMPT=0 (git's helper) or without a terminal.
             """,
         version: AuthDeckCore.version,
         subcommands: [DeckCommand.self, DemoCommand.self, StatusCommand.self, ProvidersCommand.self, AccountsCommand.self, UseCommand.self, LoginCommand.self, RefreshCommand.self, TokenCommand.self, ImportCommand.self, ConfigCommand.self, MSALCommand.self,
@@ -44,4 +48,7 @@ struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Use this config file (default: $XDG_CONFIG_HOME/authdeck/config.toml).",
                                             valueName: "path"))
     var config: String?
+
+    @Flag(name: .long, help: ArgumentHelp("Never ask on the terminal: an ambiguous ACCOUNT fails with its candidates (exit 2) instead of a pick."))
+    var noInput = false
 }

@@ -24,9 +24,12 @@ struct DeckContext: Sendable {
     let output: any CommandOutput
     /// Builds provider adapters; nil: the real ones over libcurl (`ProviderWiring`).
     let adapters: ProviderWiring.AdapterFactory?
+    /// `--no-input`: an ambiguous ACCOUNT is never asked about, whatever the terminal.
+    var noInput = false
 
     init(_ global: GlobalOptions, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.init(storeFlag: global.store, configFlag: global.config, environment: environment)
+        self.noInput = global.noInput
     }
 
     init(storeFlag: String?, configFlag: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
@@ -116,35 +119,40 @@ struct DeckContext: Sendable {
     }
 
     /// Config, store and the account ACCOUNT names: what every single-account command starts with.
-    func openAccount(_ query: String) throws -> (config: DeckConfig, store: DeckStore, stored: StoredAccount) {
+    /// `ask`: whether an ambiguous ACCOUNT may be picked on the terminal (not with `--json`).
+    func openAccount(_ query: String, ask: Bool = false) throws -> (config: DeckConfig, store: DeckStore, stored: StoredAccount) {
         let config = try loadConfig()
         let store = try openStore()
-        return (config, store, try resolveAccount(query, in: store))
+        return (config, store, try resolveAccount(query, in: store, asking: ask ? asking(config) : nil))
     }
 
-    /// Resolves ACCOUNT or fails with exit status 2, listing candidates when ambiguous.
+    /// Leave to pick an ambiguous ACCOUNT on the terminal, unless `--no-input` forbids it.
+    /// `about` names what the account is for (a `[[credential]]` url) in the question.
+    func asking(_ config: DeckConfig, about: String? = nil) -> AccountPick.Asking? {
+        noInput ? nil : AccountPick.Asking(config: config, about: about)
+    }
+
+    /// Resolves ACCOUNT or fails with exit status 2, listing candidates when ambiguous — or,
+    /// given `asking` and a person at the terminal, asks which (`AccountPick`).
     /// Matches on the account rows alone, then reads only the matched account's credentials.
-    func resolveAccount(_ query: String, in store: DeckStore) throws -> StoredAccount {
+    func resolveAccount(_ query: String, in store: DeckStore, asking: AccountPick.Asking? = nil) throws -> StoredAccount {
         let accounts = try store.accountRows(includeQuarantined: false)
+        let account: Account
         switch AccountMatcher.resolve(query, in: accounts, defaultAccount: { try? store.defaultAccount(provider: $0) }) {
-        case .found(let account):
-            // A name other than the id is matched among rows a keyless writer can hide; answered
-            // only when none was (the front hands such a store over too).
-            if query != account.id {
-                let tampered = try store.tamperedAccountIds()
-                if let named = tampered.contains(account.id) ? account.id : tampered.first { throw StoreError.accountTampered(accountId: named) }
-            }
-            guard let stored = try store.account(id: account.id) else {
-                throw CLIError.usage("\(account.id) was removed just now (`authdeck accounts` lists what is left)")
-            }
-            return stored
+        case .found(let found):
+            account = found
         case .ambiguous(let candidates):
             let list = candidates.map { "  \($0.id)  \(TerminalText.inert($0.username)) (\($0.providerId))" }
             // A provider's name with several accounts stands for its default once one is set.
             let orDefault = accounts.contains { $0.providerId == query }
                 ? "\n(or make one \(TerminalText.inert(query))'s default, and \"\(TerminalText.inert(query))\" names it: `authdeck use ID`)" : ""
-            throw CLIError.usage("\"\(TerminalText.inert(query))\" matches \(candidates.count) accounts; use one of these ids:\n"
-                                     + list.joined(separator: "\n") + orDefault)
+            let refusal = CLIError.usage("\"\(TerminalText.inert(query))\" matches \(candidates.count) accounts; use one of these ids:\n"
+                                             + list.joined(separator: "\n") + orDefault)
+            guard let asking, let terminal = AccountPick.terminal() else { throw refusal }
+            guard let chosen = try pick(query, among: candidates, of: accounts, on: terminal, store: store, asking: asking) else {
+                throw CLIError(message: "no account chosen; nothing changed. " + refusal.message, status: refusal.status)
+            }
+            account = chosen
         case .defaultMissing(let provider, let id):
             // Exit 3, as an account that needs a person: nothing answers for the provider until
             // someone with the key chooses again (the row went without `logout`, which clears it).
@@ -159,5 +167,44 @@ struct DeckContext: Sendable {
             let guess = Spelling.nearest(query, in: names).map { "; did you mean \"\(TerminalText.inert($0))\"?" } ?? ""
             throw CLIError.usage("no account matches \"\(TerminalText.inert(query))\"\(guess) (`authdeck accounts` lists them)")
         }
+        // A name other than the id is matched among rows a keyless writer can hide; answered
+        // only when none was (the front hands such a store over too).
+        if query != account.id {
+            let tampered = try store.tamperedAccountIds()
+            if let named = tampered.contains(account.id) ? account.id : tampered.first { throw StoreError.accountTampered(accountId: named) }
+        }
+        guard let stored = try store.account(id: account.id) else {
+            throw CLIError.usage("\(account.id) was removed just now (`authdeck accounts` lists what is left)")
+        }
+        return stored
+    }
+
+    /// Asks which of `candidates` ACCOUNT meant; a provider id's answer becomes the provider's
+    /// default exactly as `authdeck use` sets it, so the next call is answered without asking
+    /// (by the front too). Another ambiguous name (a shared username, a prefix) cannot be
+    /// remembered — no default stands for it — and the person is told so. nil: cancelled.
+    private func pick(_ query: String, among candidates: [Account], of accounts: [Account], on terminal: AccountPick, store: DeckStore,
+                      asking: AccountPick.Asking) throws -> Account? {
+        // Listings never decrypt: the states come from summaries, as `accounts` shows them.
+        let states = try? assess(store, asking.config)
+        let rows = candidates.map { a in
+            let state = states?.entries.first { $0.stored.account.id == a.id }?.state.label ?? "unknown"
+            return "\(a.id)  \(TerminalText.inert(a.username))  \(a.providerId)  \(state)"
+        }
+        let title = (asking.about.map { TerminalText.inert($0) + ": " } ?? "")
+            + "\"\(TerminalText.inert(query))\" matches \(candidates.count) accounts."
+        guard let index = terminal.choose(title: title, rows: rows, ids: candidates.map(\.id)) else { return nil }
+        let chosen = candidates[index]
+        let name = query.trimmingWhitespace()
+        let providers = accounts.filter { $0.providerId.lowercased() == name.lowercased() }
+        if providers.count == candidates.count, candidates.allSatisfy({ $0.providerId.lowercased() == name.lowercased() }) {
+            try store.setDefaultAccount(chosen.id, provider: chosen.providerId)
+            terminal.say("\(chosen.id) (\(TerminalText.inert(chosen.username))) remembered as the default for \(chosen.providerId) "
+                         + "(change with `authdeck use`).\n")
+        } else {
+            terminal.say("Using \(chosen.id) (\(TerminalText.inert(chosen.username))) this time; not remembered, as only a provider id "
+                         + "stands for a default: name \(chosen.id) to skip this question.\n")
+        }
+        return chosen
     }
 }

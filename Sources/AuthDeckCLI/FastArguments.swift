@@ -22,11 +22,12 @@ struct FastArguments: Equatable {
     var config: String?
 
     /// The options each command takes here, as ArgumentParser spells them; a flag has no value.
+    /// `--no-input` is every command's; neither of these ever asks, so it changes nothing here.
     static let options: [String: Set<String>] = [
-        "deck": ["--store", "--config", "--theme"],
-        "accounts": ["--store", "--config", "--json", "--provider"],
+        "deck": ["--store", "--config", "--theme", "--no-input"],
+        "accounts": ["--store", "--config", "--json", "--provider", "--no-input"],
     ]
-    static let flags: Set<String> = ["--json"]
+    static let flags: Set<String> = ["--json", "--no-input"]
 
     /// The parsed form of `arguments` (without the program name), or nil to use ArgumentParser.
     init?(_ arguments: [String]) {

@@ -12,6 +12,10 @@ struct RoutedToken {
     /// The config file's identity taken before `config` was read: given, `TokenAccess` records
     /// the config for the front (`FrontRecord`), which then answers the next calls alone.
     var configIdentity: String? = nil
+    /// Whether an ambiguous account may be picked on the terminal (`AccountPick`): the caller
+    /// knows whether its tool leaves a person there (`GIT_TERMINAL_PROMPT=0`, kubectl's
+    /// `spec.interactive`).
+    var ask = false
 
     /// The token and the username to present; a `ReportedError` when the account cannot be
     /// found (naming the `[[credential]]` entry when `fromConfig`) or cannot give a token without
@@ -20,7 +24,8 @@ struct RoutedToken {
         let store = try context.openStore()
         let stored: StoredAccount
         do {
-            stored = try context.resolveAccount(route.account, in: store)
+            let about = fromConfig ? "[[credential]] url \"\(route.url)\" (account = \"\(route.account)\")" : nil
+            stored = try context.resolveAccount(route.account, in: store, asking: ask ? context.asking(config, about: about) : nil)
         } catch let error as CLIError where fromConfig {
             throw CLIError(message: "\(config.path): [[credential]] url \"\(route.url)\": account: \(error.message)", status: error.status)
         }

@@ -14,6 +14,6 @@ public enum ChildEnvironment {
     /// authdeck's own secret variables.
     public static func isSecret(_ name: String) -> Bool {
         name == "AUTHDECK_PASSWORD" || name == "AUTHDECK_PASSPHRASE" || name.hasPrefix("AUTHDECK_TOKEN")
-            || name == "AUTHDECK_COOKIE_JAR"
+            || name == "AUTHDECK_COOKIE_JAR" || name.hasPrefix("AUTHDECK_WEBGATE_TOKENS")
     }
 }

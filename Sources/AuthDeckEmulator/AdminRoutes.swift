@@ -33,7 +33,8 @@ import Foundation
 ///   that WebGate stops accepting the access tokens issued so far. Answers `{"changed": N}`
 /// - `GET /_admin/oam/rest`: the REST calls received (`calls`: their non-secret fields, the
 ///   service domain and User-Agent), `user_tokens`, `user_tokens_revoked`, and per WebGate the
-///   access tokens minted (`access_tokens`) and accepted (`access_token_uses`)
+///   access tokens minted (`access_tokens`), accepted (`access_token_uses`) and presented
+///   (`presented`: per WebGate, counts by the WebGate each token was minted for, or `unknown`)
 /// - `POST /_admin/oam/rest/registrations` `{"action": "revoke", "username"?}`: the Mobile and
 ///   Social server stops accepting the client registration handles (of the user, else all).
 ///   Answers `{"changed": N}`

@@ -47,6 +47,10 @@ struct OAMRestSessions: Sendable {
     /// Request contexts handed out in challenges, with the WebGate that issued each.
     var contexts: [String: String] = [:]
     var calls: [Call] = []
+    /// Per WebGate, the `OAM-Auth` tokens presented to it, counted by the WebGate each was
+    /// minted for (`unknown`: not one this server issued): what a test checks to prove one
+    /// WebGate's token never reached another.
+    var presented: [String: [String: Int]] = [:]
 
     mutating func issueUserToken(user: String) -> String {
         // `+`, `/` and `=` in the value: the service answers it URL-encoded, as PROVIDERS.md warns.
@@ -74,6 +78,7 @@ struct OAMRestSessions: Sendable {
 
     /// The user when `token` is a live access token for `webGate` (counted as a use), else nil.
     mutating func accept(_ token: String, webGate: String) -> String? {
+        presented[webGate, default: [:]][accessTokens[token]?.webGate ?? "unknown", default: 0] += 1
         guard let t = accessTokens[token], !t.refused, t.webGate == webGate, liveUser(t.userToken) != nil else { return nil }
         accessTokens[token]?.uses += 1
         return t.user
@@ -105,7 +110,7 @@ struct OAMRestSessions: Sendable {
         return n
     }
 
-    /// The admin answer: calls, and counts of tokens by kind and WebGate.
+    /// The admin answer: calls, counts of tokens by kind and WebGate, and what each WebGate was shown.
     func report() -> EmulatorResponse {
         var byGate: [String: Int] = [:]
         var usesByGate: [String: Int] = [:]
@@ -115,6 +120,6 @@ struct OAMRestSessions: Sendable {
         }
         return .json(200, ["calls": calls.map(\.fields), "user_tokens": userTokens.count,
                            "user_tokens_revoked": userTokens.values.filter(\.revoked).count,
-                           "access_tokens": byGate, "access_token_uses": usesByGate])
+                           "access_tokens": byGate, "access_token_uses": usesByGate, "presented": presented])
     }
 }

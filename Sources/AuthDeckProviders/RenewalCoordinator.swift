@@ -34,11 +34,16 @@ public struct RenewalCoordinator: Sendable {
     /// perhaps because another process had just renewed it). The steps are `RenewalRun`'s.
     public func renewIfNeeded(_ accountId: String, with adapter: any ProviderAdapter, scopes: [String] = [],
                               force: Bool = false, window: TimeSpan = .seconds(0)) async throws -> (stored: StoredAccount, asked: Bool) {
-        let run = RenewalRun(store: store, clock: clock, skew: skew, accountId: accountId,
-                             holder: holder + "/" + String(UInt64.random(in: 0...UInt64.max), radix: 36),
-                             leaseWait: leaseWait, leaseTTL: leaseTTL,
-                             isFresh: { [self] in !force && fresh($0, scopes: scopes, window: window) })
-        return try await run.perform(asking: adapter, scopes: scopes)
+        try await run(accountId, isFresh: { [self] in !force && fresh($0, scopes: scopes, window: window) })
+            .perform(asking: adapter, scopes: scopes)
+    }
+
+    /// One renewal's steps for `accountId`, under a lease-holder name of its own (this
+    /// process's with a suffix), so two renewals in one process exclude each other too.
+    func run(_ accountId: String, isFresh: @escaping @Sendable (StoredAccount) -> Bool) -> RenewalRun {
+        RenewalRun(store: store, clock: clock, skew: skew, accountId: accountId,
+                   holder: holder + "/" + String(UInt64.random(in: 0...UInt64.max), radix: 36),
+                   leaseWait: leaseWait, leaseTTL: leaseTTL, isFresh: isFresh)
     }
 
     /// Holds a token for `scopes` (and, for cookie accounts, a cookie set) that outlives

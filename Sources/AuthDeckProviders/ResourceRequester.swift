@@ -13,7 +13,8 @@ import AuthDeckOAuth
 /// server cannot bounce a token to a host of its choosing. A response that asks for new
 /// credentials — 401 with a `Bearer` challenge, or SharePoint's 403 with
 /// `X-FORMS_BASED_AUTH_REQUIRED` — is never written out: the credential is renewed (single
-/// flight, committed before use) and the request sent once more.
+/// flight, committed before use) and the request sent once more. An account of a Mobile and
+/// Social server answers a WebGate's `OAM-Auth` challenge instead (`WebGateRequester`).
 public struct ResourceRequester: Sendable {
     public let adapter: any ProviderAdapter
     public let renewer: RenewalCoordinator
@@ -47,6 +48,7 @@ public struct ResourceRequester: Sendable {
     /// Sends `request` for `accountId`, writing the final body through `output`.
     public func send(_ request: HTTPRequest, accountId: String,
                      output: @escaping @Sendable (UnsafeRawBufferPointer) -> Bool) async throws -> Outcome {
+        if let gate = WebGateRequester(self) { return try await gate.send(request, accountId: accountId, output: output) }
         let stored = try await renewer.renew(accountId, with: adapter, scopes: scopes)
         let first = try await attempt(request, stored: stored, output: output, finalTry: false)
         guard first.challenged else { return first.outcome }
@@ -68,8 +70,19 @@ public struct ResourceRequester: Sendable {
     /// One pass through the redirects with the credentials of `stored`.
     func attempt(_ request: HTTPRequest, stored: StoredAccount, output: @escaping @Sendable (UnsafeRawBufferPointer) -> Bool,
                  finalTry: Bool) async throws -> (outcome: Outcome, challenged: Bool) {
-        guard let home = Self.origin(of: request.url) else { throw HTTPError.invalidURL(request.url) }
         let credential = try credential(of: stored)
+        let usesCookies = credential.cookieJar != nil
+        return try await attempt(request, carrying: credential, output: output) { status, headers in
+            Self.isChallenge(status: status, headers: headers, cookies: usesCookies)
+        }
+    }
+
+    /// One pass through the redirects, `credential` going only to the request's origin; a
+    /// response there that `asksAgain` is returned as challenged, its body not written out.
+    func attempt(_ request: HTTPRequest, carrying credential: (headers: [HTTPHeader], cookieJar: [String]?),
+                 output: @escaping @Sendable (UnsafeRawBufferPointer) -> Bool,
+                 asksAgain: @escaping @Sendable (Int, [HTTPHeader]) -> Bool) async throws -> (outcome: Outcome, challenged: Bool) {
+        guard let home = Self.origin(of: request.url) else { throw HTTPError.invalidURL(request.url) }
         var current = request
         var hops: [String] = []
         var leftOrigin = false
@@ -88,16 +101,15 @@ public struct ResourceRequester: Sendable {
                 r.cookieJar = nil
                 r.tls = TLSOptions()
             }
-            let usesCookies = credential.cookieJar != nil
             let lastHop = hop == maxRedirects
             r.bodyStream = BodyStream(accept: { status, headers in
-                if sameOrigin, Self.isChallenge(status: status, headers: headers, cookies: usesCookies) { return false }
+                if sameOrigin, asksAgain(status, headers) { return false }
                 if !lastHop, Self.isRedirect(status), headers.contains(where: { $0.name.lowercased() == "location" }) { return false }
                 return true
             }, write: output)
             hops.append(r.url)
             let response = try await TokenEndpoint.send(r, via: http)
-            if sameOrigin, Self.isChallenge(status: response.status, headers: response.headers, cookies: usesCookies) {
+            if sameOrigin, asksAgain(response.status, response.headers) {
                 return (Outcome(response: response, hops: hops, renewed: false, leftOrigin: leftOrigin), true)
             }
             guard !lastHop, Self.isRedirect(response.status), let location = response.header("Location"),
@@ -125,10 +137,10 @@ public struct ResourceRequester: Sendable {
         if let token = stored.credentials.usableAccessToken(for: scopes, at: now, skew: .seconds(0)) {
             // A Mobile and Social user token is the OAM session itself: it goes only to its
             // Mobile and Social server, never as a bearer token to a resource (a WebGate takes
-            // an access token minted for it, PROVIDERS.md §5).
+            // an access token minted for it: `WebGateRequester`, PROVIDERS.md §5).
             guard token.tokenType != OAMAdapter.userTokenType else {
-                throw AuthFailure(.misconfigured, code: "webgate_unsupported",
-                                  remedy: "\(stored.account.id) holds a Mobile and Social user token, which is sent only to its Mobile and Social server; requests through a WebGate (the OAM-Auth challenge) are not supported yet, so nothing was sent")
+                throw AuthFailure(.misconfigured, code: "user_token",
+                                  remedy: "\(stored.account.id) holds a Mobile and Social user token, which is sent only to its Mobile and Social server, never as a bearer token; nothing was sent")
             }
             headers.append(HTTPHeader("Authorization", "Bearer \(token.value.exposedValue)"))
         }

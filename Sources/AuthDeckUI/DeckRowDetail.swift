@@ -2,8 +2,9 @@ import AuthDeckCore
 
 /// What the deck's detail pane lists for one account, kept as data until the pane shows it.
 ///
-/// Provider and realm, each token and cookie with its expiry, the refresh token, the last
-/// error, recent events. Why lines are made late: the pane shows one account at a time.
+/// Provider and realm, each token (a WebGate's by realm and origin) and cookie with its expiry,
+/// the refresh token, the last error, recent events. Why lines are made late: the pane shows
+/// one account at a time.
 ///
 /// The data is the snapshot's own: every row of a snapshot points into one shared `Source`
 /// (the assessment's entries). Why: a row copy then costs one reference count, no account copy.
@@ -67,7 +68,9 @@ public struct DeckRowDetail: Equatable, Sendable {
         // No "realm -" where none applies (an OIDC or Facebook account has no tenant).
         var detail = ["provider \(a.providerId)\(profile.map { " (\($0.kind.label))" } ?? "")\(a.realm.map { " · realm \($0)" } ?? "") · id \(a.id)"]
         for t in c.accessTokens {
-            detail.append("token \(t.scopes.joined(separator: " ")) — \(ExpiryText.describe(t.expiresAt, now: now, neverExpires: true))\(t.isValid(at: now, skew: skew) ? "" : " (not usable)")")
+            // A WebGate token's scope is its realm and origin (`WebGateRealm`): shown as such.
+            let what = WebGateRealm(token: t).map { "WebGate token, realm \($0.realm) at \($0.origin)" } ?? "token \(t.scopes.joined(separator: " "))"
+            detail.append("\(what) — \(ExpiryText.describe(t.expiresAt, now: now, neverExpires: true))\(t.isValid(at: now, skew: skew) ? "" : " (not usable)")")
         }
         if let r = c.refreshToken { detail.append("refresh token, generation \(r.generation), obtained \(ExpiryText.ago(r.obtainedAt, now: now))") }
         for k in c.cookies { detail.append("cookie \(k.name) @\(k.domain) — \(ExpiryText.describe(k.expiresAt, now: now, neverExpires: true))") }

@@ -13,7 +13,8 @@ import AuthDeckOAuth
     let now = Instant(secondsSinceEpoch: 1_800_000_000)
     static let answer = #"{"access_token":"at","token_type":"Bearer","expires_in":60,"refresh_token":"rt2"}"#
 
-    /// Every file that builds an `HTTPRequest`, and how the secrets it may carry are held.
+    /// Every file that builds an `HTTPRequest` or puts an `Authorization` header on one, and how
+    /// the secrets it may carry are held.
     static let senders: [String: String] = [
         "AuthDeckHTTP/HTTPRequest.swift": "the type itself; `effectivePassage` infers a passage for undeclared credentials",
         "AuthDeckOAuth/TokenEndpoint.swift": "declares every grant's secrets, with the refresh token's home",
@@ -29,6 +30,9 @@ import AuthDeckOAuth
         "AuthDeckProviders/SharePoint/SharePointSAML.swift": "declares the password and the SAML token (SOAP and raw bodies)",
         "AuthDeckProviders/OAM/OAMRestService.swift": "declares the password or user token in its JSON body and the registration handle in X-Idaas-Rest-Authorization, homed at the Mobile and Social server's origin",
         "AuthDeckApp/AuthorizedRequest.swift": "hands the request to ResourceRequester, which declares the credential homed at the URL's origin",
+        "AuthDeckProviders/ResourceRequester.swift": "declares the bearer token and cookie jar it adds, homed at the origin of the URL the person named",
+        "AuthDeckProviders/OAM/WebGateRequester.swift": "hands its OAM-Auth token to ResourceRequester.attempt, which declares it homed at the challenging origin (the one the person named)",
+        "AuthDeckOAuth/OAuthClient.swift": "client authentication (Basic) for the senders above, which declare or infer it",
         "AuthDeckApp/RegistryExchange.swift": "declares the Entra token, homed at the registry",
         "AuthDeckApp/EmulatorAdmin.swift": "the local emulator's admin API: no secret",
     ]
@@ -51,6 +55,7 @@ import AuthDeckOAuth
         #expect(files.count > 100, "read the sources at \(Self.sources.path)")
         let building = Set(files.filter { _, text in
             text.contains("HTTPRequest(") || text.contains("HTTPRequest.form(") || text.contains("HTTPRequest.json(")
+                || text.contains(#"HTTPHeader("Authorization""#) || text.contains(#"HTTPHeader("authorization""#)
         }.map(\.0))
         #expect(building == Set(Self.senders.keys), "new: \(building.subtracting(Self.senders.keys).sorted()); gone: \(Set(Self.senders.keys).subtracting(building).sorted())")
         for (file, how) in Self.senders where how.hasPrefix("declares") {

@@ -46,7 +46,7 @@ struct CookiesCommand: AsyncParsableCommand {
 
     func run() async throws {
         let context = DeckContext(global)
-        let (config, store, stored) = try context.openAccount(account)
+        let (config, store, stored) = try context.openAccount(account, ask: true)
         let cookies = stored.credentials.cookies
         if cookies.isEmpty {
             if let profile = config.provider(stored.account.providerId), !ProviderCapabilities.of(profile).producesCookies {

@@ -18,7 +18,8 @@ import Glibc
 /// pointed at it, signs accounts in through the real flows so they land in different states
 /// (valid, expiring in minutes, a SharePoint cookie about to expire, a wrong-tenant account,
 /// a sign-in that never completed, a Facebook token near expiry, an OAM account with a
-/// remembered username, a generic OIDC account), and opens the deck on a temporary store.
+/// remembered username, an OAM Mobile and Social account that has been through a WebGate, a
+/// generic OIDC account), and opens the deck on a temporary store.
 /// Device codes are approved automatically, as a person would: 3 s after they appear and
 /// only once the deck has polled twice. Everything is removed on exit: by the demo on `q`,
 /// and by the emulator (which watches for its parent to go) on Ctrl-C, SIGTERM, SIGHUP or
@@ -238,6 +239,12 @@ struct DemoEmulator: Sendable {
         flow = "password"
         endpoints = { base = "\(url)" }
         options = { preset = "11g-ms", identity_domain = "DefaultDomain", remember_username_allowed = true, remember_username_default = true }
+
+        [[provider]]
+        id = "hr-rest"
+        kind = "oam"
+        endpoints = { base = "\(url)" }
+        options = { server_type = "mobile-social", service_domain = "MobileServiceDomain", application_name = "WhitePages", remember_credentials_allowed = true, remember_credentials_default = true }
 
         [[provider]]
         id = "oidc"

@@ -49,7 +49,7 @@ struct DockerCredentialCommand: AsyncParsableCommand {
         if let refusal = SecretDestination.refusal(.accessToken, to: route.url) {
             throw CLIError.failure("docker-credential for \(TerminalText.inert(server)): the [[credential]] url: \(refusal); nothing was given to docker")
         }
-        let (token, username) = try await RoutedToken(context: context, config: config).token(for: route)
+        let (token, username) = try await RoutedToken(context: context, config: config, ask: true).token(for: route)
         var answer: [String: String] = ["ServerURL": server]
         if route.isACR {
             // Whoever can write the CA file chooses whom TLS believes: held to config.toml's rule.

@@ -19,7 +19,8 @@ import Glibc
 /// per token account (NAME: the ACCOUNT argument in capitals, other characters as `_`),
 /// `AUTHDECK_TOKEN` when exactly one token account is named, `AUTHDECK_COOKIE_JAR` (a 0600
 /// Netscape jar with every named account's cookies, deleted when COMMAND ends however it
-/// ends), `AUTHDECK_ACCOUNTS` (the ids). SIGTERM and SIGHUP are passed on to COMMAND.
+/// ends), `AUTHDECK_WEBGATE_TOKENS_<NAME>` (the WebGate access tokens a Mobile and Social
+/// account holds, as JSON), `AUTHDECK_ACCOUNTS` (the ids). SIGTERM and SIGHUP are passed on to COMMAND.
 struct ExecCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "exec", abstract: "Run COMMAND with fresh credentials of ACCOUNT(s) in its environment.",
@@ -74,7 +75,7 @@ struct ExecCommand: AsyncParsableCommand {
         var cookies: [Cookie] = []
         var ids: [String] = []
         for argument in accounts {
-            let stored = try await fresh(try context.resolveAccount(argument, in: store), context: context, config: config, store: store)
+            let stored = try await fresh(try context.resolveAccount(argument, in: store, asking: context.asking(config)), context: context, config: config, store: store)
             let now = context.clock.now()
             ids.append(stored.account.id)
             if let token = stored.credentials.usableAccessToken(for: scope, at: now, skew: .seconds(0)) {
@@ -84,6 +85,9 @@ struct ExecCommand: AsyncParsableCommand {
                 cookies += stored.credentials.cookies
             } else {
                 throw CLIError.needsSignIn(Remedy.forMissingToken(stored, scopes: scope, now: now, skew: config.statePolicy.clockSkew))
+            }
+            if let gates = Self.webGateTokens(stored.credentials, at: now) {
+                variables["AUTHDECK_WEBGATE_TOKENS_" + Self.variableName(argument)] = gates
             }
             try? store.touch(accountId: stored.account.id, at: now)
         }
@@ -98,6 +102,22 @@ struct ExecCommand: AsyncParsableCommand {
         let status = try await Self.runForwardingSignals(command, environment: environment)
         jar?.remove()
         if status != 0 { throw ExitCode(status) }
+    }
+
+    /// The WebGate access tokens `credentials` hold (a Mobile and Social account's, kept by
+    /// `authdeck request`) as a JSON array of `realm`, `origin`, `token` and, when one is known,
+    /// `expires_at`; nil when there are none. Why with realm and origin: a token is good only
+    /// at the WebGate that challenged for it, so the command must pick it by both.
+    static func webGateTokens(_ credentials: Credentials, at now: Instant) -> String? {
+        let held = WebGateRealm.held(in: credentials).filter { $0.token.isValid(at: now, skew: .seconds(0)) }
+        guard !held.isEmpty else { return nil }
+        let list: [[String: String]] = held.map { held in
+            var o = ["realm": held.gate.realm, "origin": held.gate.origin, "token": held.token.value.exposedValue]
+            o["expires_at"] = held.token.expiresAt?.iso8601
+            return o
+        }
+        return (try? JSONSerialization.data(withJSONObject: list, options: [.sortedKeys, .withoutEscapingSlashes]))
+            .map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The account renewed so that it outlives its provider's `renew_before` (`FreshCredentials`).

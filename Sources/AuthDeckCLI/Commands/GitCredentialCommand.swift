@@ -10,7 +10,10 @@ import AuthDeckPlatform
 /// `get` answers with the routed account's token as the password (renewed silently when
 /// needed, single-flight as `token`), the username, and `password_expiry_utc`. A URL no entry
 /// covers gets nothing (exit 0), so git asks its next helper; when only a sign-in would help,
-/// nothing on stdout and the remedy on stderr. `store` and `erase` change nothing: the store's
+/// nothing on stdout and the remedy on stderr. When the entry's account names several accounts
+/// (a provider id with no default), a person at the terminal is asked which on /dev/tty and the
+/// answer becomes the provider's default (`AccountPick`); with `GIT_TERMINAL_PROMPT=0`, git's
+/// own "never prompt", it is not asked and git is told nothing, as before. `store` and `erase` change nothing: the store's
 /// tokens are authdeck's, and a token git saw rejected is not a reason to delete one.
 ///
 /// The request is read by git's rules (`GitCredentialRequest`), and a path with a dot segment
@@ -48,7 +51,8 @@ struct GitCredentialCommand: AsyncParsableCommand {
             return Output.error("git-credential for \(TerminalText.inert(url)): \(refusal); nothing was given to git")
         }
         do {
-            let (token, username) = try await RoutedToken(context: context, config: config, configIdentity: configIdentity).token(for: route)
+            let (token, username) = try await RoutedToken(context: context, config: config, configIdentity: configIdentity,
+                                                          ask: context.environment["GIT_TERMINAL_PROMPT"] != "0").token(for: route)
             // git reads `key=value` lines: a username (a provider's claim, or config) holding a
             // line break or NUL would add attributes of its own (`url=`, `password=`) to the answer.
             guard let answer = GitCredentialRequest.answer(username: username, token: token.value.exposedValue, expiresAt: token.expiresAt) else {

@@ -35,9 +35,11 @@ struct KubeCredentialCommand: AsyncParsableCommand {
         let configIdentity = ConfigFileIdentity.of(path: context.configPath)
         let config = try context.loadConfig()
         let route = CredentialRoute(url: "kubectl", account: account, scopes: scope)
+        // kubectl says whether a person is at the terminal; run by hand, the terminal decides.
+        let askable = context.environment["KUBERNETES_EXEC_INFO"] == nil || info.interactive
         let token: AccessToken
         do {
-            token = try await RoutedToken(context: context, config: config, configIdentity: configIdentity).token(for: route, fromConfig: false).0
+            token = try await RoutedToken(context: context, config: config, configIdentity: configIdentity, ask: askable).token(for: route, fromConfig: false).0
         } catch let error as ReportedError where error.exitStatus == ExitStatus.needsSignIn && info.interactive {
             // kubectl has a terminal: the person can sign in now, on stderr, as `login` would.
             let store = try context.openStore()

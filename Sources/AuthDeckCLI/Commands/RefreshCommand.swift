@@ -37,7 +37,7 @@ struct RefreshCommand: AsyncParsableCommand {
         let targets: [Refresh.Target]
         var needSignIn: [Refresh.Result] = []
         if let account {
-            targets = [(try context.resolveAccount(account, in: store), true)]
+            targets = [(try context.resolveAccount(account, in: store, asking: json ? nil : context.asking(config)), true)]
         } else {
             (targets, needSignIn) = try await refresh.due(force: force)
         }

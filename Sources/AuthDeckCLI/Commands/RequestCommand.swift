@@ -81,7 +81,7 @@ struct RequestCommand: AsyncParsableCommand {
 
     func run() async throws {
         let context = DeckContext(global)
-        let (config, store, stored) = try context.openAccount(account)
+        let (config, store, stored) = try context.openAccount(account, ask: true)
         let body = try readBody()
         var extra = try parsedHeaders()
         if body != nil, !extra.contains(where: { $0.name.lowercased() == "content-type" }) {

@@ -86,7 +86,7 @@ struct TokenCommand: AsyncParsableCommand {
         // The config file's identity is taken before it is read, so an edit in between makes
         // the record stale (the front then defers to this binary) instead of wrongly fresh.
         let configIdentity = ConfigFileIdentity.of(path: context.configPath)
-        let (config, store, stored) = try context.openAccount(account)
+        let (config, store, stored) = try context.openAccount(account, ask: shape != .json)
         if let profile = config.provider(stored.account.providerId), !ProviderCapabilities.of(profile).producesTokens {
             throw Self.cookieAccount(stored.account, profile: profile)
         }
