@@ -151,7 +151,8 @@ import AuthDeckPlatform
         #expect(odd.stdout.isEmpty)
         let both = try run("token", "work/0000a001", "--format", "xoauth2", "--json")
         // Under --json the refusal is the JSON error object, never the token or the string.
-        #expect(both.status == 2 && (try jsonObject(both.stdout))["error_class"] as? String == "usage", "\(both.stderr)")
+        let refusal = try jsonObject(both.stdout)
+        #expect(both.status == 2 && refusal["error_class"] as? String == "usage", "\(both.stderr)")
         #expect(!both.stdout.contains(fixture.validTokenValue))
         #expect(try run("token", "--help").stdout.contains("xoauth2"))
     }
