@@ -27,15 +27,16 @@ public struct KeepAlive {
     /// Logs `text` after the time.
     public func log(_ text: String) { writeLine("\(wiring.clock.now().iso8601) \(text)") }
 
-    /// One pass: renew what is due, run hooks; returns when the next pass is due.
-    public mutating func pass(config: DeckConfig) async -> Instant? {
+    /// One pass: renew what is due, run hooks; returns what it did and when the next pass is due.
+    public mutating func pass(config: DeckConfig) async -> KeepAlivePass {
         let assessment: DeckAssessment
         do {
             assessment = try DeckAssessment.read(wiring.store, config: config, now: wiring.clock.now())
         } catch {
             log("cannot read the store: \(error)")
-            return nil
+            return KeepAlivePass(unreadStore: true)
         }
+        var outcomes: [(accountId: String, outcome: KeepAlivePass.Outcome)] = []
         let skew = config.statePolicy.clockSkew
         let profiles = Dictionary(config.providers.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let plan = KeepAlivePlan(assessment, skew: skew, renewBefore: { profiles[$0.account.providerId]?.renewBefore },
@@ -55,10 +56,13 @@ public struct KeepAlive {
                 if let entry = byId[id] { due.append((entry.stored.account, .ahead(scopes: []))) }
             case let .needsSignIn(id, remedy):
                 guard let entry = byId[id] else { continue }
+                outcomes.append((id, .needsSignIn(remedy: remedy)))
                 await tellNeedsSignIn(entry.stored.account, remedy: remedy, config: config, hooks: hooks)
             case let .expiring(id, at):
-                guard let entry = byId[id], toldExpiring.insert("\(id)@\(at.secondsSinceEpoch)").inserted else { continue }
+                guard let entry = byId[id] else { continue }
                 let why = profiles[entry.stored.account.providerId].flatMap(ProviderCapabilities.renewalUnavailableReason)
+                outcomes.append((id, .expiring(at: at, reason: why)))
+                guard toldExpiring.insert("\(id)@\(at.secondsSinceEpoch)").inserted else { continue }
                 log("\(id) expires at \(at.iso8601) and cannot renew silently\(why.map { " (\($0))" } ?? "")")
                 if let command = config.hooks.onExpiring {
                     await hooks.run(command, event: "expiring", account: entry.stored.account, expiresAt: at, message: why)
@@ -69,9 +73,11 @@ public struct KeepAlive {
             let id = account.id
             switch attempt {
             case .deferred(let until):
+                outcomes.append((id, .deferred(until: until)))
                 next = min(next ?? until, until)
             case .renewed(let renewed):
                 let until = renewed.credentials.usableUntil(at: wiring.clock.now(), skew: .seconds(0))
+                outcomes.append((id, .renewed(until: until)))
                 log("renewed \(id)" + (until.map { " (valid until \($0.iso8601))" } ?? ""))
                 if let command = config.hooks.onRenewed {
                     await hooks.run(command, event: "renewed", account: account, expiresAt: until, message: nil)
@@ -83,17 +89,19 @@ public struct KeepAlive {
                     next = min(next ?? again, again)
                 }
             case .failed(let failure as AuthFailure, _) where failure.errorClass == .needsInteraction:
+                outcomes.append((id, .needsSignIn(remedy: failure.remedy)))
                 await tellNeedsSignIn(account, remedy: failure.remedy, config: config, hooks: hooks)
             case .failed(let error, let retryAt):
                 let failure = error as? AuthFailure ?? AuthFailure(.misconfigured, code: "error", remedy: "\(error)")
                 next = min(next ?? retryAt, retryAt)
+                outcomes.append((id, .notRenewed(failure: failure, retryAt: retryAt)))
                 // Once a grant was spent (its result kept in a rescue file, or lost) something did change.
                 let unchanged = ["rescued", "lost"].contains(failure.code) ? "" : "; nothing was changed"
                 let wait = RenewalBackoff.wait(afterFailures: pacing.failures(id))
                 log("\(id) was not renewed (\(failure.description))\(unchanged), trying again in \(wait.seconds) s")
             }
         }
-        return next
+        return KeepAlivePass(outcomes: outcomes, next: next)
     }
 
     mutating func tellNeedsSignIn(_ account: Account, remedy: String, config: DeckConfig, hooks: any HookSink) async {

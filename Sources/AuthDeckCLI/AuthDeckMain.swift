@@ -44,18 +44,24 @@ enum AuthDeckMain {
                 try command.run()
             }
         } catch {
-            exit(report(error))
+            exit(report(error, json: ErrorJSON.isRequested(Array(CommandLine.arguments.dropFirst()))))
         }
     }
 
     /// Prints the error the way a person should read it and returns the exit status. Every
     /// message goes through `Output`, which makes it inert: ArgumentParser's own messages echo
-    /// unknown options and bad values as typed.
-    static func report(_ error: Error) -> Int32 {
+    /// unknown options and bad values as typed. With `json` (the command line asked for
+    /// `--json`) a failure is also an `ErrorJSON` object on stdout, for every command alike.
+    static func report(_ error: Error, json: Bool = false) -> Int32 {
         switch error {
         case let e as ReportedError:
             if !e.sentence.isEmpty { Output.error(e.sentence) }
+            if json, e.exitStatus != ExitStatus.ok { ErrorJSON(e).print() }
             return e.exitStatus
+        case is ExitCode:
+            // The command has answered already (its JSON says what failed) and chose the status.
+            let code = AuthDeckCommand.exitCode(for: error)
+            return code.rawValue
         default:
             let code = AuthDeckCommand.exitCode(for: error)
             let message = AuthDeckCommand.fullMessage(for: error)
@@ -65,10 +71,17 @@ enum AuthDeckMain {
             }
             if code == .validationFailure {
                 Output.stderr(message + "\n")
+                if json {
+                    // The sentence alone, without the usage lines and their "Error: " lead.
+                    let said = AuthDeckCommand.message(for: error)
+                    ErrorJSON(status: ExitStatus.usage, remedy: said.hasPrefix("Error: ") ? String(said.dropFirst(7)) : said).print()
+                }
                 return ExitStatus.usage
             }
             if !message.isEmpty { Output.error(message) }
-            return code.rawValue == 0 ? ExitStatus.failure : code.rawValue
+            let status = code.rawValue == 0 ? ExitStatus.failure : code.rawValue
+            if json { ErrorJSON(status: status, remedy: message).print() }
+            return status
         }
     }
 }

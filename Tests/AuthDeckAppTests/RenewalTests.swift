@@ -222,21 +222,28 @@ import AuthDeckTestSupport
 
         // The token (20 min) does not outlive renew_before (30 min): renewed, and the next pass
         // is due when the new one (1 h) enters renew_before.
-        let next = await watch.pass(config: config)
+        let first = await watch.pass(config: config)
+        let next = first.next
+        // What the pass did, as `watch --verbose` ends it and `watch --once --json` lists it (round 3, item 3).
+        #expect(first.summary == "1 renewed" && first.outcomes.map(\.accountId) == ["work/a0"], "\(first.summary)")
         #expect(adapter.calls == 1)
         #expect(hooks.runs.withLock { $0 } == ["renewed work/a0"])
         #expect(next == clock.now() + .hours(1) - .seconds(60) - .minutes(30))
 
         clock.advance(.minutes(31))
         adapter.failure.withLock { $0 = AuthFailure(.transient, code: "http 503", remedy: "the provider is unavailable") }
-        #expect(await watch.pass(config: config) == clock.now() + .seconds(5))
+        let failed = await watch.pass(config: config)
+        #expect(failed.next == clock.now() + .seconds(5))
+        #expect(failed.summary == "1 not renewed (tried again later)", "\(failed.summary)")
         #expect(lines.withLock { $0.last }?.hasSuffix("work/a0 was not renewed (the provider is unavailable [http 503]); nothing was changed, trying again in 5 s") == true)
-        #expect(await watch.pass(config: config) == clock.now() + .seconds(5), "inside the back-off: nobody asked")
+        let held = await watch.pass(config: config)
+        #expect(held.next == clock.now() + .seconds(5), "inside the back-off: nobody asked")
+        #expect(held.summary == "1 waiting out a back-off", "\(held.summary)")
         #expect(adapter.calls == 2)
 
         clock.advance(.seconds(5))
         adapter.failure.withLock { $0 = AuthFailure(.needsInteraction, code: "invalid_grant", remedy: "the grant was revoked") }
-        _ = await watch.pass(config: config)
+        #expect(await watch.pass(config: config).summary == "1 needs a sign-in")
         _ = await watch.pass(config: config)
         #expect(hooks.runs.withLock { $0 } == ["renewed work/a0", "needs_sign_in work/a0"], "told once")
     }

@@ -457,7 +457,9 @@ import Glibc
         #expect(nope.stderr.contains("no provider \"nope\" in \(configPath) (configured: "), "\(nope.stderr)")
         #expect(nope.stderr.contains("work") && nope.stdout.isEmpty)
         let nopeJSON = try run("accounts", "--provider", "nope", "--json")
-        #expect(nopeJSON.status == 2 && nopeJSON.stdout.isEmpty)
+        // Under --json the error is a JSON object (round 3, item 1), not an empty listing.
+        let said = try #require(JSONSerialization.jsonObject(with: Data(nopeJSON.stdout.utf8)) as? [String: Any], "\(nopeJSON.stdout)")
+        #expect(nopeJSON.status == 2 && said["error_class"] as? String == "usage" && (said["remedy"] as? String)?.contains("no provider \"nope\"") == true, "\(said)")
         let typo = try run("acounts")
         #expect(typo.status == 2)
         #expect(typo.stderr.contains("unknown command \"acounts\"; did you mean \"accounts\"?"), "\(typo.stderr)")

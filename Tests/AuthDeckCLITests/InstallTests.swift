@@ -68,6 +68,41 @@ import AuthDeckTestSupport
         #expect(try shell("zsh -n '\(prefix)/share/zsh/site-functions/_authdeck' 2>/dev/null || ! command -v zsh").status == 0)
     }
 
+    /// Round 3, item 5: the install ended "man page: man authdeck" right before "note: …/bin is
+    /// not on your PATH", where `man authdeck` finds nothing. It says how to reach the binary,
+    /// then the page, for the PATH and MANPATH it runs with; each way it gives works.
+    @Test func theInstallSaysHowToReachTheBinaryThenThePage() throws {
+        let built = URL(fileURLWithPath: BinaryRunner(product: "authdeck", environment: [:]).executable).deletingLastPathComponent().path
+        let page = "\(prefix)/share/man/man1/authdeck.1"
+        func lines(_ env: [String: String]) throws -> [String] {
+            let r = try shell("scripts/install --prefix '\(prefix)' --from '\(built)'", env: env)
+            try #require(r.status == 0, "\(r.out)")
+            return r.out.split(separator: "\n").map(String.init)
+        }
+        var offPath = environment
+        offPath["PATH"] = "/usr/bin:/bin"
+        let off = try lines(offPath)
+        let run = try #require(off.firstIndex { $0.hasPrefix("run: ") }, "\(off)")
+        let man = try #require(off.firstIndex { $0.hasPrefix("man page: ") }, "\(off)")
+        #expect(run < man, "the binary first, then the page: \(off)")
+        #expect(off[run].contains("run: \(prefix)/bin/authdeck (\(prefix)/bin is not on your PATH"), "\(off[run])")
+        #expect(off[run].contains("export PATH=\"\(prefix)/bin:$PATH\""), "\(off[run])")
+        #expect(off[man].hasPrefix("man page: man -l \(page) "), "\(off[man])")
+        #expect(!off.contains("man page: man authdeck") && !off.contains { $0.contains("man authdeck)") && !$0.contains("-l") })
+        #expect(try shell("MANWIDTH=80 man -l '\(page)' 2>/dev/null | head -5", env: offPath).out.contains("authdeck"))
+
+        var hidden = environment
+        hidden["MANPATH"] = "/usr/share/man"
+        let masked = try lines(hidden)
+        let said = try #require(masked.first { $0.hasPrefix("man page: ") }, "\(masked)")
+        #expect(said.hasPrefix("man page: man -l \(page) (MANPATH is set without \(prefix)/share/man"), "\(said)")
+        hidden["MANPATH"] = "\(prefix)/share/man:/usr/share/man"
+        #expect(try shell("man -w authdeck", env: hidden).out.trimmingCharacters(in: .whitespacesAndNewlines) == page)
+
+        let onPath = try lines(environment)
+        #expect(onPath.contains("run: authdeck") && onPath.contains("man page: man authdeck"), "\(onPath)")
+    }
+
     /// Completion as bash runs it: the installed script's function, called the way bash calls
     /// it on Tab, asks the installed binary, which reads the store and the config.
     @Test func bashCompletesAccountsAndProvidersFromTheStoreAndConfig() throws {

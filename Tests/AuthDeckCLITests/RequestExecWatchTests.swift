@@ -113,6 +113,32 @@ import Glibc
         #expect(missing.stderr.contains("answered HTTP 404"))
     }
 
+    /// `request --json` (issue 39, round 3, item 1): the status, headers and body as text in one
+    /// object instead of the body alone; an error answer is the same object with its status.
+    @Test func requestAsJSONGivesStatusHeadersAndBodyAsText() throws {
+        try signIn()
+        let r = try run("request", "work", "\(idp.url)/api/me", "--json")
+        #expect(r.status == 0, "\(r.stderr)")
+        let o = try #require(JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], "\(r.stdout)")
+        #expect(o["status"] as? Int == 200 && o["url"] as? String == "\(idp.url)/api/me", "\(o)")
+        let headers = try #require(o["headers"] as? [[String: String]], "\(o)")
+        #expect(headers.contains { $0["name"]?.lowercased() == "content-type" && $0["value"]?.contains("application/json") == true }, "\(headers)")
+        let body = try #require(o["body"] as? String, "\(o)")
+        let me = try #require(JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any], "\(body)")
+        #expect(me["user"] as? String == "taro@contoso.com", "\(me)")
+        #expect(o["renewed"] as? Bool == false)
+        let missing = try run("request", "work", "\(idp.url)/api/nothing-here", "--json")
+        #expect(missing.status == 1)
+        let m = try #require(JSONSerialization.jsonObject(with: Data(missing.stdout.utf8)) as? [String: Any], "\(missing.stdout)")
+        #expect(m["status"] as? Int == 404, "\(m)")
+        // With -o the body goes to the file and the JSON names it.
+        let out = home.file("me.json")
+        let saved = try run("request", "work", "\(idp.url)/api/me", "-o", out, "--json")
+        let s = try #require(JSONSerialization.jsonObject(with: Data(saved.stdout.utf8)) as? [String: Any], "\(saved.stdout)")
+        #expect(s["body_file"] as? String == out && s["body"] == nil, "\(s)")
+        #expect(try String(contentsOfFile: out, encoding: .utf8).contains("taro@contoso.com"))
+    }
+
     /// The staged downloads beside `file` (`.NAME.authdeck-*`).
     func staged(beside file: String) -> [String] {
         let dir = (file as NSString).deletingLastPathComponent, name = (file as NSString).lastPathComponent

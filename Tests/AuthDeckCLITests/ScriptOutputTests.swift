@@ -150,7 +150,10 @@ import AuthDeckPlatform
         #expect(odd.status == 2 && odd.stderr.contains("--format pizauth is not a token format"), "\(odd.stderr)")
         #expect(odd.stdout.isEmpty)
         let both = try run("token", "work/0000a001", "--format", "xoauth2", "--json")
-        #expect(both.status == 2 && both.stdout.isEmpty, "\(both.stderr)")
+        // Under --json the refusal is the JSON error object, never the token or the string.
+        let refusal = try jsonObject(both.stdout)
+        #expect(both.status == 2 && refusal["error_class"] as? String == "usage", "\(both.stderr)")
+        #expect(!both.stdout.contains(fixture.validTokenValue))
         #expect(try run("token", "--help").stdout.contains("xoauth2"))
     }
 

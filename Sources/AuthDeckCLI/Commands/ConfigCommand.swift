@@ -20,6 +20,22 @@ struct ConfigImportURLCommand: AsyncParsableCommand {
     @Argument(help: "The configuration URL, quoted: 'wp://settings?AuthServerType::=OAMMSAuthentication&OAMMSURL::=…'") var url: String
     @Option(name: .long, help: "The provider id (default: from ApplicationName).") var name: String?
     @Option(name: .long, help: ArgumentHelp("The OAuth client id, when the URL has no OAuthClientID.", valueName: "id")) var clientId: String?
+    @Flag(name: .long, help: "Print JSON: the provider written (its id, kind, endpoints, options), the file, and the keys ignored.") var json = false
+
+    /// The `--json` answer: the provider as it was written to config.toml.
+    struct ImportedJSON: Encodable {
+        var id: String
+        var kind: String
+        var client_id: String?
+        var scopes: [String]
+        var endpoints: [String: String]
+        var options: [String: String]
+        var config: String
+        /// URL keys not on the allow-list, left out of the config.
+        var ignored: [String]
+        /// What still has to be done before the first sign-in (a missing client id).
+        var notes: [String]
+    }
 
     func run() async throws {
         let context = DeckContext(global)
@@ -36,10 +52,16 @@ struct ConfigImportURLCommand: AsyncParsableCommand {
         try ConfigWriter.append(profile, to: context.configPath, home: XDG.home(context.environment))
         for line in parsed.internationalHosts { Output.note(line) }
         if !parsed.ignored.isEmpty { Output.note("Ignored (not on the allow-list): \(parsed.ignored.map(TerminalText.inert).joined(separator: ", "))") }
-        Output.raw("Added provider \"\(id)\" (kind oam) to \(context.configPath).\n")
         // Only the OAuth server type needs one: Mobile and Social REST signs in with the password alone.
-        if profile.clientId == nil, profile.options["server_type"] != "mobile-social" {
-            Output.note("The URL names no OAuthClientID: set client_id for \"\(id)\" in \(context.configPath) (a commented line marks it) before the first sign-in, or import again with --client-id.")
+        let missing = profile.clientId == nil && profile.options["server_type"] != "mobile-social"
+            ? "The URL names no OAuthClientID: set client_id for \"\(id)\" in \(context.configPath) (a commented line marks it) before the first sign-in, or import again with --client-id."
+            : nil
+        if json {
+            return try Output.json(ImportedJSON(id: id, kind: profile.kind.rawValue, client_id: profile.clientId, scopes: profile.scopes,
+                                                endpoints: profile.endpoints, options: profile.options, config: context.configPath,
+                                                ignored: parsed.ignored, notes: missing.map { [$0] } ?? []))
         }
+        Output.raw("Added provider \"\(id)\" (kind oam) to \(context.configPath).\n")
+        if let missing { Output.note(missing) }
     }
 }

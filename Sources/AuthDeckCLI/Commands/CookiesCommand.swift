@@ -15,6 +15,34 @@ struct CookiesCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
     @Argument(help: "Account id, username, provider/username or a unique prefix.", completion: Completions.cookieAccounts) var account: String
     @Option(name: .long, help: "netscape (a jar for curl -b) or header (a Cookie: header line).") var format: Format = .netscape
+    @Flag(name: .long, help: "Print JSON: each cookie's name, value, domain, path, expiry and flags, and the account. Not with --format.")
+    var json = false
+
+    /// The `--json` answer: the account and its cookies, as `token --json` gives a token with
+    /// what a script checks before using it. A session cookie has no `expires_at`.
+    struct CookiesJSON: Encodable {
+        var account: String
+        var provider: String
+        var username: String
+        var cookies: [CookieJSON]
+    }
+
+    struct CookieJSON: Encodable {
+        var name: String
+        var value: String
+        var domain: String
+        var path: String
+        var expires_at: String?
+        var expires_in_seconds: Int64?
+        /// A leading dot in `domain`: subdomains are sent the cookie too (the jar's second field).
+        var include_subdomains: Bool
+        var secure: Bool
+        var http_only: Bool
+    }
+
+    func validate() throws {
+        if json && format != .netscape { throw ValidationError("--json prints the cookies as JSON; leave out --format") }
+    }
 
     func run() async throws {
         let context = DeckContext(global)
@@ -34,6 +62,16 @@ struct CookiesCommand: AsyncParsableCommand {
         let fresh = try await CookieAccess(wiring: context.wiring(store), config: config).cookies(stored)
         // A stored cookie that would break the jar or the header line is refused, never printed.
         do {
+            if json {
+                // The same check the jar and the header make: a value that would break them is not handed out either.
+                _ = try NetscapeCookieJar.render(fresh)
+                let now = context.clock.now(), a = stored.account
+                return try Output.json(CookiesJSON(account: a.id, provider: a.providerId, username: a.username, cookies: fresh.map { c in
+                    CookieJSON(name: c.name, value: c.value.exposedValue, domain: c.domain, path: c.path, expires_at: c.expiresAt?.iso8601,
+                               expires_in_seconds: c.expiresAt.map { ($0 - now).seconds }, include_subdomains: c.domain.hasPrefix("."),
+                               secure: c.secure, http_only: c.httpOnly)
+                }))
+            }
             switch format {
             case .netscape: Output.raw(try NetscapeCookieJar.render(fresh))
             case .header: Output.raw("Cookie: " + (try NetscapeCookieJar.headerValue(fresh)) + "\n")

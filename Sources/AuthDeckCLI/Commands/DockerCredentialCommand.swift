@@ -15,7 +15,11 @@ import AuthDeckPlatform
 /// 1, the words docker expects. `store` and `erase` change nothing; `list` names the entries.
 struct DockerCredentialCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "docker-credential", abstract: "docker's credential helper: registry credentials from [[credential]] routes.")
+        commandName: "docker-credential", abstract: "docker's credential helper: registry credentials from [[credential]] routes.",
+        discussion: """
+            There is no --json: this helper speaks docker's credential-helper protocol (a server URL on stdin, JSON answers), \
+            which docker reads, and nothing else. For the token as JSON use `authdeck token ACCOUNT --json`.
+            """)
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: "get, store, erase or list (docker passes it).") var operation: String

@@ -21,7 +21,11 @@ import AuthDeckPlatform
 /// matches through the same Core code and hands such a request over, so this is where it is said.
 struct GitCredentialCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "git-credential", abstract: "git's credential helper: the token of the account [[credential]] routes a URL to.")
+        commandName: "git-credential", abstract: "git's credential helper: the token of the account [[credential]] routes a URL to.",
+        discussion: """
+            There is no --json: this helper speaks git's credential-helper protocol (key=value lines on stdin and stdout), \
+            which git reads, and nothing else. For the token as JSON use `authdeck token ACCOUNT --json`.
+            """)
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: "get, store or erase (git passes it).") var operation: String

@@ -25,6 +25,24 @@ struct ImportCookiesCommand: AsyncParsableCommand {
             completion: .list(BrowserCookieSource.Browser.allCases.map(\.rawValue))) var from: String?
     @Option(name: .long, help: ArgumentHelp("With --from: the profile's name (Default, \"Profile 1\", a Firefox profile's name) or directory.", valueName: "name"))
     var profile: String?
+    @Flag(name: .long, help: "Print JSON: the account, the cookies imported (names, no values) and those left out with the reason.")
+    var json = false
+
+    /// The `--json` answer. Values are never printed (`authdeck cookies --json` does that);
+    /// each cookie left out says why: another site's, expired, or not decryptable.
+    struct ImportJSON: Encodable {
+        struct LeftOut: Encodable {
+            /// nil for other sites' cookies, which are counted, never named.
+            var name: String?
+            var count: Int
+            var reason: String
+        }
+        var account: String
+        var provider: String
+        var site: String
+        var imported: [String]
+        var left_out: [LeftOut]
+    }
 
     func validate() throws {
         if let from, BrowserCookieSource.Browser(rawValue: from) == nil {
@@ -50,6 +68,13 @@ struct ImportCookiesCommand: AsyncParsableCommand {
             read = try CookieImport(file: file ?? "", profile: profile, scratch: scratch, now: now)
         }
         let account = try read.save(username: username, in: try context.openStore(creating: true), at: context.clock.now())
+        if json {
+            var left = read.expired.map { ImportJSON.LeftOut(name: $0, count: 1, reason: "expired") }
+            left += read.unreadable.map { ImportJSON.LeftOut(name: $0.name, count: 1, reason: $0.reason) }
+            if read.otherSites > 0 { left.append(ImportJSON.LeftOut(count: read.otherSites, reason: "other sites")) }
+            return try Output.json(ImportJSON(account: account.id, provider: account.providerId, site: read.site.host,
+                                              imported: read.cookies.map(\.name), left_out: left))
+        }
         Output.raw("Imported \(CookieImport.count(read.cookies.count, "cookie")) for \(read.site) as \(account.id) (\(read.cookies.map(\.name).joined(separator: ", "))).\n")
         if let leftOut = read.leftOut { Output.raw(leftOut + "\n") }
     }

@@ -8,6 +8,39 @@ struct KeyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "key", abstract: "Show or change where the store's key comes from (key file, passphrase, Secret Service).",
         subcommands: [KeyMigrateCommand.self])
+
+    @OptionGroup var global: GlobalOptions
+    @Flag(name: .long, help: "Print JSON: the store, its key source, and the key file's path and whether it exists.") var json = false
+
+    /// The `--json` answer of `authdeck key`. `source` and `key_source` are absent when there
+    /// is no store yet (the first sign-in or import creates it, sealed with the key file).
+    struct KeyJSON: Encodable {
+        var store: String
+        var store_exists: Bool
+        /// file, passphrase or keyring.
+        var source: String?
+        /// The source as `status` names it (the key file's path, "passphrase", "Secret Service …").
+        var key_source: String?
+        var key_file: String
+        var key_file_exists: Bool
+        var warnings: [String]
+    }
+
+    /// Which key source unlocks the store (opening it, as `status` does, proves the key works).
+    func run() async throws {
+        let context = DeckContext(global)
+        let store = try context.openStoreIfPresent()
+        let keyFile = context.location.keyFilePath
+        let answer = KeyJSON(store: context.location.databasePath, store_exists: store != nil, source: store?.keyKind.rawValue,
+                             key_source: store?.keySource, key_file: keyFile, key_file_exists: FileManager.default.fileExists(atPath: keyFile),
+                             warnings: store?.warnings ?? [])
+        if json { return try Output.json(answer) }
+        guard let store else {
+            return Output.raw("No store yet at \(answer.store): the first sign-in or import creates it, sealed with the key file \(keyFile).\n")
+        }
+        Output.raw("store:      \(answer.store)\nkey source: \(store.keySource)\n"
+                   + (store.keyKind == .file ? "" : "key file:   \(keyFile) (\(answer.key_file_exists ? "present, not used" : "absent"))\n"))
+    }
 }
 
 extension KeySourceKind: ExpressibleByArgument {}

@@ -13,7 +13,11 @@ import AuthDeckPlatform
 /// (`spec.interactive`); otherwise exit 3 with the remedy on stderr, which kubectl shows.
 struct KubeCredentialCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "kube-credential", abstract: "kubectl's exec credential plugin: an ExecCredential with ACCOUNT's token.")
+        commandName: "kube-credential", abstract: "kubectl's exec credential plugin: an ExecCredential with ACCOUNT's token.",
+        discussion: """
+            There is no --json: this helper speaks kubectl's ExecCredential JSON (client.authentication.k8s.io), \
+            which kubectl reads, and nothing else. For the token as JSON use `authdeck token ACCOUNT --json`.
+            """)
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The account (a provider id: its default account).", completion: Completions.tokenAccounts) var account: String

@@ -26,7 +26,9 @@ struct ProvidersListCommand: AsyncParsableCommand {
         var client_id: String?
         var scopes: [String]
         var flow: String?
+        /// The sign-in flows that can run now: none while `problem` stands.
         var flows: [String]
+        /// Whether accounts renew without a person: false while `problem` stands.
         var silent_renewal: Bool
         var server_revocation: Bool
         var credentials: [String]
@@ -74,8 +76,10 @@ struct ProvidersListCommand: AsyncParsableCommand {
             if problem == nil, case .needsClientId(let remedy) = outlook { problem = remedy }
             var unchecked: String?
             if case .unchecked(let why) = outlook { unchecked = why }
+            // A provider that cannot sign in offers no flow and renews nothing until its problem is fixed.
+            let ready = problem == nil
             rows.append(ProviderJSON(id: p.id, kind: p.kind.rawValue, client_id: p.clientId, scopes: p.scopes,
-                                flow: p.flow?.rawValue, flows: flows.map(\.rawValue), silent_renewal: caps.silentRenewal,
+                                flow: p.flow?.rawValue, flows: ready ? flows.map(\.rawValue) : [], silent_renewal: ready && caps.silentRenewal,
                                 server_revocation: caps.serverRevocation,
                                 credentials: (caps.producesTokens ? ["tokens"] : []) + (caps.producesCookies ? ["cookies"] : []),
                                 accounts: counts[p.id] ?? 0,
@@ -91,12 +95,18 @@ struct ProvidersListCommand: AsyncParsableCommand {
         }
         var table = TablePrinter("ID", "KIND", "ACCOUNTS", "FLOWS", "SILENT RENEWAL")
         for (row, profile) in zip(rows, config.providers) {
+            guard row.problem == nil else {
+                table.add([row.id, profile.kind.label, String(row.accounts), "—", "— (not ready)"])
+                continue
+            }
             table.add([row.id, profile.kind.label, String(row.accounts), row.flows.joined(separator: ","),
                        ProviderCapabilities.renewalUnavailableReason(profile) ?? "yes"])
         }
         Output.prose(table.render())
         for row in rows {
-            if let problem = row.problem { Output.raw("\(row.id): not ready to sign in: \(problem) (edit \(config.path))\n") }
+            if let problem = row.problem {
+                Output.prose("\(row.id): not ready to sign in: \(problem) (edit \(config.path)); until then no flow can run and nothing renews\n")
+            }
             if let registration = row.registration { Output.raw("\(row.id): \(TerminalText.inert(registration))\n") }
             if let change = row.registration_change { Output.raw("\(row.id): \(TerminalText.inert(change))\n") }
             if row.client == "unregistered", row.problem == nil {

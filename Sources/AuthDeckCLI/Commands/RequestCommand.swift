@@ -35,6 +35,25 @@ struct RequestCommand: AsyncParsableCommand {
     @Option(name: .long, parsing: .singleValue, help: ArgumentHelp("Scope the token must carry (repeatable).", valueName: "scope"))
     var scope: [String] = []
     @Option(name: .long, help: ArgumentHelp("Seconds the whole exchange may take.", valueName: "seconds")) var timeout: Double = 300
+    @Flag(name: .long, help: "Print JSON: the status, headers (Set-Cookie values hidden) and body as text (base64 when not UTF-8; with -o, the file instead).")
+    var json = false
+
+    /// The `--json` answer. `body` is the body as UTF-8 text; one that is not UTF-8 comes as
+    /// `body_base64`; with `-o` neither, and `body_file` names where it went.
+    struct AnswerJSON: Encodable {
+        struct Header: Encodable {
+            var name: String
+            var value: String
+        }
+        var status: Int
+        var url: String
+        var headers: [Header]
+        var body: String?
+        var body_base64: String?
+        var body_file: String?
+        /// The server asked for new credentials: the account was renewed and the request sent again.
+        var renewed: Bool
+    }
 
     func validate() throws {
         if data != nil && dataFile != nil { throw ValidationError("give the body with -d or --data-file, not both") }
@@ -78,10 +97,12 @@ struct RequestCommand: AsyncParsableCommand {
         guard config.provider(stored.account.providerId) != nil else { throw CLIError.unknownProvider(stored.account.providerId, in: config) }
         let requester = try AuthorizedRequest(for: stored, wiring: context.wiring(store), config: config, scopes: scope)
         let sink = try OutputFile(path: output)
+        // With --json and no -o the body belongs inside the JSON answer, not before it.
+        let collector = json && output == nil ? BodyCollector() : nil
         let response: AuthorizedRequest.Answer
         do {
             response = try await requester.send(method: method?.uppercased() ?? (body == nil ? "GET" : "POST"), url: url, headers: extra,
-                                                body: body, timeout: timeout, accountId: stored.account.id, output: sink.write)
+                                                body: body, timeout: timeout, accountId: stored.account.id, output: collector?.write ?? sink.write)
         } catch let failure as AuthFailure {
             sink.abandon()
             var named = failure.naming(stored.account.id)
@@ -107,6 +128,16 @@ struct RequestCommand: AsyncParsableCommand {
                 let value = h.name.lowercased() == "set-cookie" ? Self.hideCookieValue(h.value) : h.value
                 Output.note("\(h.name): \(TerminalText.inert(value))")
             }
+        }
+        if json {
+            let bytes = collector?.collected ?? []
+            let text = collector == nil ? nil : String(validating: bytes, as: UTF8.self)
+            try Output.json(AnswerJSON(status: response.status, url: response.hops.last ?? url,
+                                       headers: response.headers.map { h in
+                                           .init(name: h.name, value: h.name.lowercased() == "set-cookie" ? Self.hideCookieValue(h.value) : h.value)
+                                       },
+                                       body: text, body_base64: collector != nil && text == nil ? Data(bytes).base64EncodedString() : nil,
+                                       body_file: succeeded ? output : nil, renewed: response.renewed))
         }
         switch response.status {
         case 200..<400: return

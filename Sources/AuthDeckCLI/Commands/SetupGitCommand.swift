@@ -13,6 +13,18 @@ struct SetupGitCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The URLs (default: the url of every [[credential]] entry).") var urls: [String] = []
     @Flag(name: .long, help: "Remove authdeck from git's config for these URLs instead.") var remove = false
+    @Flag(name: .long, help: "Print JSON: the URLs configured (or removed) and the helper git runs.") var json = false
+
+    /// The `--json` answer: what git's config now says for authdeck.
+    struct SetupJSON: Encodable {
+        /// "configured", or "removed" with --remove.
+        var action: String
+        var urls: [String]
+        /// The `credential.<url>.helper` value written (absent with --remove).
+        var helper: String?
+        /// The URLs that also got `useHttpPath = true` (a path in the URL).
+        var use_http_path: [String]
+    }
 
     /// What identifies authdeck's helper lines among others (a git value pattern).
     static let ours = "authdeck[^ ]* git-credential$"
@@ -35,17 +47,22 @@ struct SetupGitCommand: AsyncParsableCommand {
             Output.note("authdeck: git will run \(TerminalText.inert(front)) from a build directory of a checkout; "
                         + "after `scripts/install`, run the installed `authdeck setup-git` again so git uses the installed binary")
         }
+        var withPath: [String] = []
         for url in targets {
             let hasPath = url.dropFirst(url.hasPrefix("https://") ? 8 : 7).contains("/")
+            if hasPath { withPath.append(url) }
             if remove {
                 _ = try git(["config", "--global", "--unset-all", "credential.\(url).helper", Self.ours], okStatuses: [0, 5])
                 if hasPath { _ = try git(["config", "--global", "--unset-all", "credential.\(url).useHttpPath"], okStatuses: [0, 5]) }
-                Output.raw("git no longer asks authdeck for \(TerminalText.inert(url))\n")
+                if !json { Output.raw("git no longer asks authdeck for \(TerminalText.inert(url))\n") }
             } else {
                 _ = try git(["config", "--global", "--replace-all", "credential.\(url).helper", helper, Self.ours], okStatuses: [0])
                 if hasPath { _ = try git(["config", "--global", "credential.\(url).useHttpPath", "true"], okStatuses: [0]) }
-                Output.raw("git asks authdeck for \(TerminalText.inert(url))\n")
+                if !json { Output.raw("git asks authdeck for \(TerminalText.inert(url))\n") }
             }
+        }
+        if json {
+            try Output.json(SetupJSON(action: remove ? "removed" : "configured", urls: targets, helper: remove ? nil : helper, use_http_path: withPath))
         }
     }
 

@@ -22,10 +22,31 @@ struct WatchCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
     @Option(name: .long, help: ArgumentHelp("The longest sleep between two passes.", valueName: "seconds")) var maxInterval: Double = 60
     @Flag(name: .long, help: "Make one pass and exit (for timers and cron).") var once = false
-    @Flag(name: .long, help: "Log the end of every pass and when the next is due.") var verbose = false
+    @Flag(name: .long, help: "Log the end of every pass (what it did: renewed, need a sign-in, nothing due) and when the next is due.")
+    var verbose = false
+    @Flag(name: .long, help: "With --once: print the pass's outcome per account as JSON (the log stays on stderr).") var json = false
+
+    /// The `--once --json` answer: what the pass did to each account something was due for.
+    struct PassJSON: Encodable {
+        struct Outcome: Encodable {
+            var account: String
+            var outcome: String
+            /// renewed: the new expiry; expiring: when it lapses.
+            var expires_at: String?
+            var remedy: String?
+            var error_class: String?
+            var code: String?
+            /// not_renewed: the next attempt; deferred: when the back-off lets it try.
+            var retry_at: String?
+        }
+        var accounts: [Outcome]
+        var summary: String
+        var next_pass_at: String?
+    }
 
     func validate() throws {
         if maxInterval < 1 { throw ValidationError("--max-interval must be at least 1 second") }
+        if json && !once { throw ValidationError("--json prints one pass's outcomes: use it with --once") }
     }
 
     func run() async throws {
@@ -44,13 +65,34 @@ struct WatchCommand: AsyncParsableCommand {
             } catch {
                 watcher.log("\(error); keeping the previous settings")
             }
-            let next = await watcher.pass(config: config)
-            if once { return }
+            let pass = await watcher.pass(config: config)
+            let next = pass.next
+            if once {
+                if verbose { watcher.log("pass done: \(pass.summary)") }
+                if json { try Output.json(Self.json(pass)) }
+                return
+            }
             let now = context.clock.now()
             let wait = min(max((next ?? now + .seconds(Int64(maxInterval))) - now, .seconds(1)), .seconds(Int64(maxInterval)))
-            // A person reading a service's journal (and a test) can see passes happen.
-            if verbose { watcher.log("pass done; next pass at \((now + wait).iso8601)") }
+            // A person reading a service's journal (and a test) can see passes happen, and what they did.
+            if verbose { watcher.log("pass done: \(pass.summary); next pass at \((now + wait).iso8601)") }
             try await Task.sleep(nanoseconds: UInt64(wait.seconds) * 1_000_000_000)
         }
+    }
+
+    /// The pass in `--json`'s names; each outcome carries only the fields that apply to it.
+    static func json(_ pass: KeepAlivePass) -> PassJSON {
+        PassJSON(accounts: pass.outcomes.map { id, outcome in
+            var o = PassJSON.Outcome(account: id, outcome: outcome.jsonName)
+            switch outcome {
+            case .renewed(let until): o.expires_at = until?.iso8601
+            case .needsSignIn(let remedy): (o.remedy, o.error_class) = (remedy, ErrorClass.needsInteraction.jsonName)
+            case let .expiring(at, reason): (o.expires_at, o.remedy) = (at.iso8601, reason)
+            case let .notRenewed(failure, retryAt):
+                (o.remedy, o.error_class, o.code, o.retry_at) = (failure.remedy, failure.errorClass.jsonName, failure.code, retryAt.iso8601)
+            case .deferred(let until): o.retry_at = until.iso8601
+            }
+            return o
+        }, summary: pass.summary, next_pass_at: pass.next?.iso8601)
     }
 }

@@ -69,11 +69,42 @@ public struct OIDCAdapter: ProviderAdapter {
         case .import:
             throw AuthFailure(.misconfigured, code: AuthFailure.FlowNotOffered.unsupportedFlow, remedy: "OIDC accounts cannot be imported; sign in instead")
         }
+        let result: SignInResult
         do {
-            return try await identify(tokens, meta: meta, client: client, nonce: nonce)
+            result = try await identify(tokens, meta: meta, client: client, nonce: nonce)
         } catch let failure as AuthFailure {
             throw await withdrawn(tokens, meta: meta, client: client, after: failure)
         }
+        if result.username == Self.subjectOf(result) {
+            await presenter.present(.notice(Self.subjectOnlyNote(profileId: profile.id, requested: scopes, granted: tokens.scope)))
+        }
+        return result
+    }
+
+    /// The `sub` part of an OIDC subject (`issuer|sub`).
+    static func subjectOf(_ result: SignInResult) -> String {
+        result.subject.lastIndex(of: "|").map { String(result.subject[result.subject.index(after: $0)...]) } ?? result.subject
+    }
+
+    /// Why an account is named by its opaque `sub`: the issuer sent none of the readable
+    /// claims, and which of the scopes that carry them (`profile`, `email`) it did not grant.
+    /// Why said at sign-in: "Signed in as tpXKSfHeqjl8pe0dftBrS5wiHxs3A3Dg" alone reads as a
+    /// fault, and the fix (an issuer's scope settings, or the config's scopes) is elsewhere.
+    static func subjectOnlyNote(profileId: String, requested: [String], granted: [String]?) -> String {
+        let named = readableNameClaims.filter { $0 != "username" }.joined(separator: ", ")
+        var text = "\(profileId): the issuer gave no readable name (\(named)) in the id_token or userinfo, so the account is named by its opaque sub"
+        let carriers = requested.filter { ["profile", "email"].contains($0) }
+        if carriers.isEmpty {
+            text += "; add \"profile\" and \"email\" to the provider's scopes to ask for one"
+        } else if let granted {
+            let missing = carriers.filter { !granted.contains($0) }
+            text += missing.isEmpty
+                ? "; the scopes \(carriers.joined(separator: ", ")) were granted, yet no name came with them (the issuer's claim settings)"
+                : "; asked for but not granted: \(missing.joined(separator: ", ")) (granted: \(granted.joined(separator: " ")); the issuer's scope settings decide)"
+        } else {
+            text += "; the token answer named no granted scopes, so \(carriers.joined(separator: ", ")) count as granted, yet no name came with them"
+        }
+        return TerminalText.inert(text)
     }
 
     /// Says before anyone is asked whether this issuer's id_tokens could be checked: one that
