@@ -17,7 +17,11 @@ struct CookiesCommand: AsyncParsableCommand {
     @Option(name: .long, help: "netscape (a jar for curl -b) or header (a Cookie: header line).") var format: Format = .netscape
 
     func run() async throws {
-        let context = DeckContext(global)
+        try await run(in: DeckContext(global))
+    }
+
+    /// The command with its ports given (`DeckContext`): what `run` does, and what tests call.
+    func run(in context: DeckContext) async throws {
         let (config, store, stored) = try context.openAccount(account)
         let cookies = stored.credentials.cookies
         if cookies.isEmpty {
@@ -35,8 +39,8 @@ struct CookiesCommand: AsyncParsableCommand {
         // A stored cookie that would break the jar or the header line is refused, never printed.
         do {
             switch format {
-            case .netscape: Output.raw(try NetscapeCookieJar.render(fresh))
-            case .header: Output.raw("Cookie: " + (try NetscapeCookieJar.headerValue(fresh)) + "\n")
+            case .netscape: context.output.raw(try NetscapeCookieJar.render(fresh))
+            case .header: context.output.raw("Cookie: " + (try NetscapeCookieJar.headerValue(fresh)) + "\n")
             }
         } catch {
             throw CLIError.failure("\(stored.account.id): \(error); sign in again or import the cookies again")
