@@ -28,7 +28,7 @@ struct CommandListingSeamTests {
         let json = CapturedOutput()
         try await AccountsCommand.parse(["--json", "--provider", "gl"]).run(in: seam.context(json))
         let rows = try #require(JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [[String: Any]], "\(json.out)")
-        #expect(rows.compactMap { $0["id"] as? String } == ["gl/0000a006", "gl/0000a007"])
+        #expect(rows.compactMap { $0["id"] as? String }.sorted() == ["gl/0000a006", "gl/0000a007"], "\(json.out)")
         let unknown = await #expect(throws: CLIError.self) {
             try await AccountsCommand.parse(["--provider", "nope"]).run(in: seam.context(CapturedOutput()))
         }
