@@ -137,10 +137,12 @@ package.targets.append(contentsOf: [
     ], swiftSettings: strict),
     .testTarget(name: "AuthDeckAppTests", dependencies: [
         "AuthDeckApp", "AuthDeckCore", "AuthDeckConfig", "AuthDeckStore", "AuthDeckPlatform", "AuthDeckProviders", "AuthDeckTestSupport",
+        "AuthDeckHTTP",  // the requests a use case sent over a scripted network, and the browser it opened
     ], swiftSettings: strict),
     // The executable's own types (its JSON writer), through @testable import.
     .testTarget(name: "AuthDeckCommandTests", dependencies: [
         "AuthDeckCLI", "AuthDeckCore", "AuthDeckConfig", "AuthDeckTestSupport", "AuthDeckStore", "AuthDeckUI", "AuthDeckLook", "AuthDeckTerminal", "AuthDeckPlatform",
-        "AuthDeckDeck", "AuthDeckApp", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "AuthDeckDeck", "AuthDeckApp", "AuthDeckHTTP",  // AuthDeckHTTP: the network and browser ports a command is given
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
     ], swiftSettings: strict),
 ])

@@ -17,17 +17,26 @@ public struct ProviderWiring: Sendable {
     /// The network the real adapters talk over: libcurl, or a transport of a test's own
     /// (`ScriptedHTTPClient`), so a use case runs with the real adapters below the binary.
     let http: any HTTPClient
+    /// The browser sign-ins open; nil: `BrowserOpener` without authdeck's secrets (`browser(_:)`).
+    let opener: (any URLOpening)?
     let makeAdapter: AdapterFactory
 
     public init(store: DeckStore, clock: any WallClock, environment: [String: String], http: (any HTTPClient)? = nil,
-                adapters: AdapterFactory? = nil) {
+                browser: (any URLOpening)? = nil, adapters: AdapterFactory? = nil) {
         self.store = store
         self.clock = clock
         self.environment = environment
         self.http = http ?? Self.network(environment)
+        self.opener = browser
         makeAdapter = adapters ?? { profile, config, context in
             try ProviderRegistry.adapter(for: profile, context: context, config: config.providers)
         }
+    }
+
+    /// The wiring over `network`'s ports (the real ones where nil).
+    public init(store: DeckStore, clock: any WallClock, environment: [String: String], network: NetworkPorts,
+                adapters: AdapterFactory? = nil) {
+        self.init(store: store, clock: clock, environment: environment, http: network.http, browser: network.browser, adapters: adapters)
     }
 
     /// The real network: libcurl, with the proxy variables of `environment`.
@@ -45,16 +54,16 @@ public struct ProviderWiring: Sendable {
     /// environment without authdeck's secrets, the `client_secret_env` variables of `config`
     /// included; the adapters themselves read those from `environment`.
     public func adapterContext(_ config: DeckConfig) -> AdapterContext {
-        Self.adapterContext(store: store, config: config, clock: clock, environment: environment, http: http)
+        Self.adapterContext(store: store, config: config, clock: clock, environment: environment, network: NetworkPorts(http: http, browser: opener))
     }
 
     /// The adapters' world with `store`, or, before any store exists, with no accounts, no
     /// provider secrets and a cache that keeps nothing.
     public static func adapterContext(store: DeckStore?, config: DeckConfig, clock: any WallClock,
-                                      environment: [String: String], http: (any HTTPClient)? = nil) -> AdapterContext {
-        AdapterContext(http: http ?? network(environment),
+                                      environment: [String: String], network ports: NetworkPorts = NetworkPorts()) -> AdapterContext {
+        AdapterContext(http: ports.http ?? network(environment),
                        clock: clock, documents: store.map { $0 as any DocumentCache } ?? UncachedDocuments(),
-                       browser: BrowserOpener(environment: environment, withholdingSecretsOf: config.providers),
+                       browser: ports.browser ?? BrowserOpener(environment: environment, withholdingSecretsOf: config.providers),
                        environment: environment, accounts: store, leaseHolder: DeckStore.leaseHolder,
                        providerSecrets: store)
     }
@@ -109,7 +118,7 @@ public struct ProviderWiring: Sendable {
     }
 
     /// The browser, started without authdeck's secrets (`ChildEnvironment`) in its environment.
-    func browser(_ config: DeckConfig) -> BrowserOpener {
-        BrowserOpener(environment: environment, withholdingSecretsOf: config.providers)
+    func browser(_ config: DeckConfig) -> any URLOpening {
+        opener ?? BrowserOpener(environment: environment, withholdingSecretsOf: config.providers)
     }
 }

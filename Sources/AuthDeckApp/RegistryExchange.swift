@@ -13,8 +13,9 @@ import AuthDeckHTTP
 public struct RegistryExchange: Sendable {
     let http: any HTTPClient
 
-    public init(environment: [String: String]) {
-        http = CurlHTTPClient(userAgent: "authdeck/\(AuthDeckCore.version)", environment: environment)
+    /// `http` nil: libcurl with the proxy variables of `environment` (`ProviderWiring`'s network).
+    public init(environment: [String: String], http: (any HTTPClient)? = nil) {
+        self.http = http ?? ProviderWiring.network(environment)
     }
 
     /// The registry refresh token for `registry` (`host[:port]`), asked over `scheme` (the

@@ -9,9 +9,10 @@ import AuthDeckApp
 /// The composition root of one CLI invocation: resolves paths, opens the store and reads the
 /// config on demand, and hands out the clock. Commands get everything from here.
 ///
-/// Its ports — the process environment (which names the store and config), the clock, the
-/// adapters (and through them HTTP and the browser) and the output — are the process's own
-/// unless given, so a command that takes its context (`run(in:)`) is tested in-process.
+/// Its ports — the process environment (which names the store and config), the config, the
+/// clock, the network and the browser (`NetworkPorts`), the adapters and the output — are the
+/// process's own unless given, as gh's factory hands a command its IO, config and HTTP client,
+/// so a command that takes its context (`run(in:)`) is tested in-process.
 struct DeckContext: Sendable {
     let environment: [String: String]
     let location: StoreLocation
@@ -22,10 +23,14 @@ struct DeckContext: Sendable {
     let clock: any WallClock
     /// Where the command's words go.
     let output: any CommandOutput
-    /// Builds provider adapters; nil: the real ones over libcurl (`ProviderWiring`).
+    /// Builds provider adapters; nil: the real ones over `network` (`ProviderWiring`).
     let adapters: ProviderWiring.AdapterFactory?
     /// `--no-input`: an ambiguous ACCOUNT is never asked about, whatever the terminal.
     var noInput = false
+    /// The network and browser the adapters and use cases reach (the real ones where nil).
+    let network: NetworkPorts
+    /// The config commands read; nil: config.toml at `configPath`, read when asked for.
+    let config: DeckConfig?
 
     init(_ global: GlobalOptions, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.init(storeFlag: global.store, configFlag: global.config, environment: environment)
@@ -33,7 +38,8 @@ struct DeckContext: Sendable {
     }
 
     init(storeFlag: String?, configFlag: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
-         clock: (any WallClock)? = nil, output: any CommandOutput = StandardStreams(), adapters: ProviderWiring.AdapterFactory? = nil) {
+         clock: (any WallClock)? = nil, output: any CommandOutput = StandardStreams(), adapters: ProviderWiring.AdapterFactory? = nil,
+         network: NetworkPorts = NetworkPorts(), config: DeckConfig? = nil) {
         self.environment = environment
         self.location = StoreLocation.resolve(storeFlag: storeFlag, environment: environment)
         self.storeExplicit = storeFlag != nil || !(environment["AUTHDECK_STORE"] ?? "").isEmpty
@@ -43,6 +49,8 @@ struct DeckContext: Sendable {
         self.clock = clock ?? Self.clock(environment)
         self.output = output
         self.adapters = adapters
+        self.network = network
+        self.config = config
     }
 
     /// The system clock, or, in a debug build, one stopped at `AUTHDECK_TEST_NOW` (seconds
@@ -99,8 +107,10 @@ struct DeckContext: Sendable {
         return KeySources(keyFile: KeyFile(path: location.keyFilePath), passphrase: { try source.passphrase($0) })
     }
 
+    /// The config given, else config.toml as found through the environment (`XDG`).
     func loadConfig() throws -> DeckConfig {
-        try ConfigLoader.load(path: configPath, required: configExplicit, home: XDG.home(environment))
+        if let config { return config }
+        return try ConfigLoader.load(path: configPath, required: configExplicit, home: XDG.home(environment))
     }
 
     /// The derived view of every account now (`DeckAssessment.read`).
@@ -115,7 +125,12 @@ struct DeckContext: Sendable {
     }
 
     func wiring(_ store: DeckStore) -> ProviderWiring {
-        ProviderWiring(store: store, clock: clock, environment: environment, adapters: adapters)
+        ProviderWiring(store: store, clock: clock, environment: environment, network: network, adapters: adapters)
+    }
+
+    /// The adapters' world with `store` (nil before any store exists), over this context's ports.
+    func adapterContext(store: DeckStore?, config: DeckConfig) -> AdapterContext {
+        ProviderWiring.adapterContext(store: store, config: config, clock: clock, environment: environment, network: network)
     }
 
     /// Config, store and the account ACCOUNT names: what every single-account command starts with.

@@ -19,6 +19,15 @@ public final class BodyStream: @unchecked Sendable {
         self.write = write
     }
 
+    /// Hands a whole `body` to the stream when it accepts `status` and `headers`, as libcurl's
+    /// callbacks do chunk by chunk: what another transport (a test's scripted network) does,
+    /// so a streamed download behaves the same over it. nil: not accepted (the caller keeps
+    /// the body in the response); false: the output refused it (the transfer is aborted).
+    public func take(_ body: [UInt8], status: Int, headers: [HTTPHeader]) -> Bool? {
+        guard accept(status, headers) else { return nil }
+        return body.withUnsafeBytes { deliver($0) }
+    }
+
     func deliver(_ chunk: UnsafeRawBufferPointer) -> Bool {
         guard write(chunk) else { return false }
         written += chunk.count

@@ -11,7 +11,7 @@ import AuthDeckCore
 /// environment (no `AUTHDECK_PASSWORD`, no `client_secret_env` variable), which is why the
 /// providers are needed to make one. Only a URL `WebLink.problemOpening` accepts (https, or
 /// http on loopback) reaches its argv — never `file:`, `javascript:` or an `--option`.
-public struct BrowserOpener: Sendable {
+public struct BrowserOpener: URLOpening {
     /// The environment the browser starts with: authdeck's, less its secrets.
     public let environment: [String: String]
 

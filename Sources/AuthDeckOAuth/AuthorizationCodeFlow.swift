@@ -46,7 +46,7 @@ public struct AuthorizationCodeFlow: Sendable {
 
     /// Runs the flow: listen, show or open the URL, wait, check, redeem. Returns the tokens
     /// and the nonce that the id_token must carry.
-    public func run(presenter: any SignInPresenter, browser: BrowserOpener?, timeout: TimeSpan) async throws -> (TokenSet, String) {
+    public func run(presenter: any SignInPresenter, browser: (any URLOpening)?, timeout: TimeSpan) async throws -> (TokenSet, String) {
         // From discovery or the config: shown and opened only as https (or http on loopback),
         // whether or not a browser is started — a printed `javascript:` link is a trap too.
         if let problem = WebLink.problemOpening(authorizationEndpoint, field: "the authorization_endpoint") {

@@ -8,7 +8,7 @@ public struct AdapterContext: Sendable {
     public var clock: any WallClock
     public var documents: any DocumentCache
     public var sleeper: any Sleeper
-    public var browser: BrowserOpener?
+    public var browser: (any URLOpening)?
     /// For secrets named by environment variable (`client_secret_env`).
     public var environment: [String: String]
     /// The accounts, for adapters that build on another provider's accounts (SharePoint
@@ -20,7 +20,7 @@ public struct AdapterContext: Sendable {
     public var providerSecrets: (any ProviderSecretStore)?
 
     public init(http: any HTTPClient, clock: any WallClock, documents: any DocumentCache, sleeper: any Sleeper = TaskSleeper(),
-                browser: BrowserOpener?, environment: [String: String], accounts: (any AccountStore)? = nil,
+                browser: (any URLOpening)?, environment: [String: String], accounts: (any AccountStore)? = nil,
                 leaseHolder: String = "", providerSecrets: (any ProviderSecretStore)? = nil) {
         self.http = http
         self.clock = clock

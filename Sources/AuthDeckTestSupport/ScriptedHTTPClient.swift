@@ -4,6 +4,7 @@ import AuthDeckHTTP
 
 /// A network of a test's own: answers each request by its method and URL from a script,
 /// and records every request sent — so use cases run with the real adapters below the binary.
+/// A body a request's `BodyStream` accepts is streamed to it, as libcurl would.
 public final class ScriptedHTTPClient: HTTPClient, Sendable {
     /// An answer to a request (which it may inspect), or an error as the transport would throw.
     public typealias Answer = @Sendable (HTTPRequest) throws -> HTTPResponse
@@ -43,6 +44,13 @@ public final class ScriptedHTTPClient: HTTPClient, Sendable {
         guard let answer else {
             throw HTTPError.transport(code: 7, message: "nothing scripted for \(key)", host: "scripted")
         }
-        return try answer(request)
+        var response = try answer(request)
+        // A streamed download goes through the request's stream, as libcurl delivers it.
+        switch request.bodyStream?.take(response.body, status: response.status, headers: response.headers) {
+        case nil: break
+        case true?: response.body = []
+        case false?: throw HTTPError.transport(code: 23, message: "the output refused the body", host: "scripted")
+        }
+        return response
     }
 }

@@ -1,6 +1,5 @@
 import Testing
 import Foundation
-import Synchronization
 import ArgumentParser
 import AuthDeckCore
 import AuthDeckStore
@@ -15,34 +14,14 @@ import AuthDeckTestSupport
 /// as the binary runs them, without the binary. With `DeckWorkRulesTests` this shows the CLI
 /// and the deck following the same rules (issue 42).
 struct CommandSeamTests {
-    /// A test's stdout and stderr.
-    final class Captured: CommandOutput {
-        private let text = Mutex((out: "", err: ""))
-        var out: String { text.withLock { $0.out } }
-        var err: String { text.withLock { $0.err } }
-        func raw(_ t: String) { text.withLock { $0.out += t } }
-        func note(_ message: String) { text.withLock { $0.err += message + "\n" } }
-        func warning(_ message: String) { text.withLock { $0.err += "authdeck: warning: " + message + "\n" } }
-    }
+    typealias Captured = CapturedOutput
 
-    let home = TempDirectory("authdeck-seam")
-    let clock = MutableClock(Instant(secondsSinceEpoch: 1_800_000_000))
-    var environment: [String: String] {
-        ["HOME": home.path, "XDG_DATA_HOME": home.file("data"), "XDG_CONFIG_HOME": home.file("config"), "PATH": "/usr/bin:/bin"]
-    }
+    let seam = SeamHome()
 
-    /// The fixture's accounts in the default store of `environment`, and its config.
-    func seed() throws -> DeckStore {
-        let store = try DeckStore.open(StoreLocation.resolve(storeFlag: nil, environment: environment), clock: clock)
-        for stored in DeckFixture(now: clock.now()).accounts { try store.insert(stored) }
-        _ = try home.writeConfig(DeckFixture.configTOML)
-        return store
-    }
+    func seed() throws -> DeckStore { try seam.seed() }
 
     func context(_ output: Captured, adapter: RegisteredClientAdapter? = nil) -> DeckContext {
-        var adapters: ProviderWiring.AdapterFactory?
-        if let adapter { adapters = { _, _, _ in adapter } }
-        return DeckContext(storeFlag: nil, configFlag: nil, environment: environment, clock: clock, output: output, adapters: adapters)
+        seam.context(output, adapter: adapter)
     }
 
     /// `logout --clear-registration` of a dynamic client's accounts: the default goes with its

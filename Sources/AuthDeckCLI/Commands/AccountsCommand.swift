@@ -13,7 +13,12 @@ struct AccountsCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Only this provider's accounts.", valueName: "id"), completion: Completions.providers) var provider: String?
 
     func run() async throws {
-        try await Self.list(DeckContext(global), json: json, provider: provider)
+        try await run(in: DeckContext(global))
+    }
+
+    /// The command with its ports given (`DeckContext`): what `run` does, and what tests call.
+    func run(in context: DeckContext) async throws {
+        try await Self.list(context, json: json, provider: provider)
     }
 
     /// The listing itself (what `run` and `FastArguments` both call; async like `run`, so it
@@ -23,7 +28,7 @@ struct AccountsCommand: AsyncParsableCommand {
         // No store yet at the default place: nothing to list, and nothing is created.
         guard let store = try context.openStoreIfPresent() else {
             if let provider, config.provider(provider) == nil { throw CLIError.unknownProvider(provider, in: config) }
-            return Output.raw(json ? "[]\n" : "No accounts yet.\n")
+            return context.output.raw(json ? "[]\n" : "No accounts yet.\n")
         }
         let assessment = try context.assess(store, config)
         // No copy when nothing is filtered out. Why: entries are large, and copying them all into
@@ -37,14 +42,13 @@ struct AccountsCommand: AsyncParsableCommand {
         let defaults = Set(try store.defaultAccounts(providers: config.providers.map(\.id)).values)
         if json {
             let skew = config.statePolicy.clockSkew
-            AccountJSON.stream(entries, now: now, skew: skew, defaults: defaults, to: Output.write)
-            // Everything is written (write(2), nothing buffered): leave now rather than free the
-            // accounts one by one; the kernel takes the memory back at once. The store needs no
-            // closing (WAL).
-            withExtendedLifetime((assessment, store)) { Foundation.exit(ExitStatus.ok) }
+            AccountJSON.stream(entries, now: now, skew: skew, defaults: defaults, to: context.output.bytes)
+            // Everything is written (write(2), nothing buffered): the process's streams leave now
+            // rather than free the accounts one by one. The store needs no closing (WAL).
+            return withExtendedLifetime((assessment, store)) { context.output.finishedStreaming() }
         }
         if entries.isEmpty {
-            Output.raw("No accounts yet.\n")
+            context.output.raw("No accounts yet.\n")
             return
         }
         var table = TablePrinter("ID", "PROVIDER", "USER", "NAME", "REALM", "STATE", "EXPIRES", "LAST USED")
@@ -54,7 +58,7 @@ struct AccountsCommand: AsyncParsableCommand {
             table.add([a.id + (defaults.contains(a.id) ? " *" : ""), a.providerId, a.username, a.displayName, a.realm ?? "", e.state.label,
                        ExpiryText.describe(e.expiry, now: now, neverExpires: never), ExpiryText.ago(a.lastUsedAt, now: now)])
         }
-        Output.prose(table.render())
-        if !defaults.isEmpty { Output.raw("* its provider's default account (`authdeck use`)\n") }
+        context.output.prose(table.render())
+        if !defaults.isEmpty { context.output.raw("* its provider's default account (`authdeck use`)\n") }
     }
 }

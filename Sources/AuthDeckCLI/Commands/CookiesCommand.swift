@@ -45,7 +45,11 @@ struct CookiesCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let context = DeckContext(global)
+        try await run(in: DeckContext(global))
+    }
+
+    /// The command with its ports given (`DeckContext`): what `run` does, and what tests call.
+    func run(in context: DeckContext) async throws {
         let (config, store, stored) = try context.openAccount(account, ask: true, holding: .cookies)
         let cookies = stored.credentials.cookies
         if cookies.isEmpty {
@@ -66,15 +70,15 @@ struct CookiesCommand: AsyncParsableCommand {
                 // The same check the jar and the header make: a value that would break them is not handed out either.
                 _ = try NetscapeCookieJar.render(fresh)
                 let now = context.clock.now(), a = stored.account
-                return try Output.json(CookiesJSON(account: a.id, provider: a.providerId, username: a.username, cookies: fresh.map { c in
+                return try context.output.json(CookiesJSON(account: a.id, provider: a.providerId, username: a.username, cookies: fresh.map { c in
                     CookieJSON(name: c.name, value: c.value.exposedValue, domain: c.domain, path: c.path, expires_at: c.expiresAt?.iso8601,
                                expires_in_seconds: c.expiresAt.map { ($0 - now).seconds }, include_subdomains: c.domain.hasPrefix("."),
                                secure: c.secure, http_only: c.httpOnly)
                 }))
             }
             switch format {
-            case .netscape: Output.raw(try NetscapeCookieJar.render(fresh))
-            case .header: Output.raw("Cookie: " + (try NetscapeCookieJar.headerValue(fresh)) + "\n")
+            case .netscape: context.output.raw(try NetscapeCookieJar.render(fresh))
+            case .header: context.output.raw("Cookie: " + (try NetscapeCookieJar.headerValue(fresh)) + "\n")
             }
         } catch {
             throw CLIError.failure("\(stored.account.id): \(error); sign in again or import the cookies again")

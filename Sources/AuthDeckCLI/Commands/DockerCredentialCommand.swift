@@ -57,7 +57,7 @@ struct DockerCredentialCommand: AsyncParsableCommand {
                 throw CLIError.failure("[[credential]] \(TerminalText.inert(route.url)): ca_file \(caFile): \(problem); nothing was sent")
             }
             do {
-                answer["Secret"] = try await RegistryExchange(environment: context.environment)
+                answer["Secret"] = try await RegistryExchange(environment: context.environment, http: context.network.http)
                     .refreshToken(registry: host, scheme: route.url.lowercased().hasPrefix("http://") ? "http" : "https",
                                   token: token, caFile: route.caFile).exposedValue
             } catch let failure as AuthFailure {

@@ -30,7 +30,11 @@ struct EventsCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let context = DeckContext(global)
+        try await run(in: DeckContext(global))
+    }
+
+    /// The command with its ports given (`DeckContext`): what `run` does, and what tests call.
+    func run(in context: DeckContext) async throws {
         let store = try context.openStore()
         var accountId: String?
         var unknown = false
@@ -50,7 +54,7 @@ struct EventsCommand: AsyncParsableCommand {
             throw CLIError.usage("no account and no event matches \"\(TerminalText.inert(account))\" (`authdeck accounts` lists accounts; events keep the full id of a signed-out one)")
         }
         if json {
-            return try Output.json(events.map {
+            return try context.output.json(events.map {
                 EventJSON(id: $0.id, at: $0.at.iso8601, kind: $0.kind.rawValue, account: $0.accountId,
                           provider: $0.providerId, detail: $0.detailInJSONSpelling)
             })
@@ -59,6 +63,6 @@ struct EventsCommand: AsyncParsableCommand {
         // no_refresh_token: …` read as a log line); the stored kind and detail are in --json.
         var table = TablePrinter("TIME", "ACCOUNT", "EVENT")
         for e in events { table.add([e.at.iso8601, e.accountId ?? "-", TerminalText.inert(EventSentence.of(e))]) }
-        Output.prose(events.isEmpty ? "No events.\n" : table.render())
+        context.output.prose(events.isEmpty ? "No events.\n" : table.render())
     }
 }

@@ -49,17 +49,21 @@ struct ProvidersListCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let context = DeckContext(global)
+        try await run(in: DeckContext(global))
+    }
+
+    /// The command with its ports given (`DeckContext`): what `run` does, and what tests call.
+    func run(in context: DeckContext) async throws {
         let config = try context.loadConfig()
         // The store only counts accounts here: one named but not created yet (AUTHDECK_STORE
         // set before the first sign-in) is said, not an error — `providers` is what says what
         // is missing before that sign-in. Nothing is created.
         let store = context.storeExists ? try context.openStore() : nil
         if store == nil, context.storeExplicit {
-            Output.note("authdeck: no store at \(TerminalText.inert(context.location.databasePath)) yet (nothing was created); accounts are counted once a sign-in creates it")
+            context.output.note("authdeck: no store at \(TerminalText.inert(context.location.databasePath)) yet (nothing was created); accounts are counted once a sign-in creates it")
         }
         let counts = Dictionary(try store?.accountRows(includeQuarantined: false).map { ($0.providerId, 1) } ?? [], uniquingKeysWith: +)
-        let adapters = ProviderWiring.adapterContext(store: store, config: config, clock: context.clock, environment: context.environment)
+        let adapters = context.adapterContext(store: store, config: config)
         var rows: [ProviderJSON] = []
         for p in config.providers {
             let caps = ProviderCapabilities.of(p)
@@ -88,9 +92,9 @@ struct ProvidersListCommand: AsyncParsableCommand {
                                 registration_change: holder.flatMap { try? $0.pendingRegistrationChange() },
                                 discovery_unchecked: unchecked))
         }
-        if json { return try Output.json(rows) }
+        if json { return try context.output.json(rows) }
         if rows.isEmpty {
-            Output.raw("No providers configured. Add [[provider]] tables to \(config.path) (see authdeck(1)).\n")
+            context.output.raw("No providers configured. Add [[provider]] tables to \(config.path) (see authdeck(1)).\n")
             return
         }
         var table = TablePrinter("ID", "KIND", "ACCOUNTS", "FLOWS", "SILENT RENEWAL")
@@ -102,16 +106,16 @@ struct ProvidersListCommand: AsyncParsableCommand {
             table.add([row.id, profile.kind.label, String(row.accounts), row.flows.joined(separator: ","),
                        ProviderCapabilities.renewalUnavailableReason(profile) ?? "yes"])
         }
-        Output.prose(table.render())
+        context.output.prose(table.render())
         for row in rows {
             if let problem = row.problem {
-                Output.prose("\(row.id): not ready to sign in: \(problem) (edit \(config.path)); until then no flow can run and nothing renews\n")
+                context.output.prose("\(row.id): not ready to sign in: \(problem) (edit \(config.path)); until then no flow can run and nothing renews\n")
             }
-            if let registration = row.registration { Output.raw("\(row.id): \(TerminalText.inert(registration))\n") }
-            if let change = row.registration_change { Output.raw("\(row.id): \(TerminalText.inert(change))\n") }
+            if let registration = row.registration { context.output.raw("\(row.id): \(TerminalText.inert(registration))\n") }
+            if let change = row.registration_change { context.output.raw("\(row.id): \(TerminalText.inert(change))\n") }
             if row.client == "unregistered", row.problem == nil {
                 let check = row.discovery_unchecked.map { " if the issuer offers registration (not checked: \(TerminalText.inert($0)))" } ?? ""
-                Output.raw("\(row.id): no client_id: registers a client at its issuer on the first sign-in\(check)\n")
+                context.output.raw("\(row.id): no client_id: registers a client at its issuer on the first sign-in\(check)\n")
             }
         }
     }
@@ -141,13 +145,17 @@ struct ProvidersUnregisterCommand: AsyncParsableCommand {
     @Argument(help: "The provider id.", completion: Completions.providers) var provider: String
 
     func run() async throws {
-        let context = DeckContext(global)
+        try await run(in: DeckContext(global))
+    }
+
+    /// The command with its ports given (`DeckContext`): what `run` does, and what tests call.
+    func run(in context: DeckContext) async throws {
         let config = try context.loadConfig()
         guard let profile = config.provider(provider) else { throw CLIError.unknownProvider(provider, in: config) }
-        guard let store = try context.openStoreIfPresent() else { return Output.raw("\(provider) holds no client registration.\n") }
-        let adapters = ProviderWiring.adapterContext(store: store, config: config, clock: context.clock, environment: context.environment)
+        guard let store = try context.openStoreIfPresent() else { return context.output.raw("\(provider) holds no client registration.\n") }
+        let adapters = context.adapterContext(store: store, config: config)
         guard let holder = try ProviderRegistry.adapter(for: profile, context: adapters, config: config.providers) as? ClientRegistrationHolder else {
-            return Output.raw("\(provider) holds no client registration (its client is configured).\n")
+            return context.output.raw("\(provider) holds no client registration (its client is configured).\n")
         }
         do {
             switch try await ClientUnregistration(store: store).run(holder, provider: provider) {
@@ -155,9 +163,9 @@ struct ProvidersUnregisterCommand: AsyncParsableCommand {
                 throw CLIError.failure("\(provider) has \(accounts.count) account\(accounts.count == 1 ? "" : "s") (\(accounts.joined(separator: ", "))) "
                                        + "that renew through its client registration; sign them out first (`authdeck logout ACCOUNT --clear-registration` "
                                        + "of the last one also unregisters); nothing was deleted")
-            case .nothingHeld: Output.raw("\(provider) holds no client registration.\n")
+            case .nothingHeld: context.output.raw("\(provider) holds no client registration.\n")
             case .deleted(let gone):
-                Output.raw("Deleted \(provider)'s client registration at the issuer and in the store (it was \(TerminalText.inert(gone))).\n")
+                context.output.raw("Deleted \(provider)'s client registration at the issuer and in the store (it was \(TerminalText.inert(gone))).\n")
             }
         } catch let failure as AuthFailure {
             throw failure.naming(provider)

@@ -29,7 +29,11 @@ struct RefreshCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let context = DeckContext(global)
+        try await run(in: DeckContext(global))
+    }
+
+    /// The command with its ports given (`DeckContext`): what `run` does, and what tests call.
+    func run(in context: DeckContext) async throws {
         let config = try context.loadConfig()
         let store = try context.openStore()
         let refresh = Refresh(wiring: context.wiring(store), config: config)
@@ -47,15 +51,15 @@ struct RefreshCommand: AsyncParsableCommand {
                        error_class: r.failure?.errorClass.jsonName, remedy: r.failure?.remedy)
         }
         if json {
-            try Output.json(results)
+            try context.output.json(results)
         } else if results.isEmpty {
-            Output.raw("Nothing needs renewing.\n")
+            context.output.raw("Nothing needs renewing.\n")
         } else {
             for r in results {
                 if r.ok {
-                    Output.raw("renewed \(r.id): valid until \(r.expires_at ?? "no expiry")\n")
+                    context.output.raw("renewed \(r.id): valid until \(r.expires_at ?? "no expiry")\n")
                 } else {
-                    Output.error("\(r.id): \(r.remedy ?? "failed")")
+                    context.output.error("\(r.id): \(r.remedy ?? "failed")")
                 }
             }
         }

@@ -80,7 +80,12 @@ struct RequestCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let context = DeckContext(global)
+        try await run(in: DeckContext(global))
+    }
+
+    /// The command with its ports given (`DeckContext`): what `run` does, and what tests call.
+    /// The body goes to `-o FILE` or, without one, to stdout as the process's own (`OutputFile`).
+    func run(in context: DeckContext) async throws {
         let (config, store, stored) = try context.openAccount(account, ask: true)
         let body = try readBody()
         var extra = try parsedHeaders()
@@ -120,19 +125,19 @@ struct RequestCommand: AsyncParsableCommand {
         let kept = succeeded || output == nil ? "" : "; " + sink.untouched
         try? store.touch(accountId: stored.account.id, at: context.clock.now())
         if include {
-            if response.renewed { Output.note("* the server asked for new credentials: \(stored.account.id) was renewed and the request sent again") }
-            if response.hops.count > 1 { Output.note("* followed \(response.hops.count - 1) redirect(s) to \(response.hops.last!)") }
-            if response.leftOrigin { Output.note("* a redirect left \(URL(string: url)?.host ?? url): the credential was not sent there") }
-            Output.note("HTTP \(response.status)")
+            if response.renewed { context.output.note("* the server asked for new credentials: \(stored.account.id) was renewed and the request sent again") }
+            if response.hops.count > 1 { context.output.note("* followed \(response.hops.count - 1) redirect(s) to \(response.hops.last!)") }
+            if response.leftOrigin { context.output.note("* a redirect left \(URL(string: url)?.host ?? url): the credential was not sent there") }
+            context.output.note("HTTP \(response.status)")
             for h in response.headers {
                 let value = h.name.lowercased() == "set-cookie" ? Self.hideCookieValue(h.value) : h.value
-                Output.note("\(h.name): \(TerminalText.inert(value))")
+                context.output.note("\(h.name): \(TerminalText.inert(value))")
             }
         }
         if json {
             let bytes = collector?.collected ?? []
             let text = collector == nil ? nil : String(validating: bytes, as: UTF8.self)
-            try Output.json(AnswerJSON(status: response.status, url: response.hops.last ?? url,
+            try context.output.json(AnswerJSON(status: response.status, url: response.hops.last ?? url,
                                        headers: response.headers.map { h in
                                            .init(name: h.name, value: h.name.lowercased() == "set-cookie" ? Self.hideCookieValue(h.value) : h.value)
                                        },
@@ -142,10 +147,10 @@ struct RequestCommand: AsyncParsableCommand {
         switch response.status {
         case 200..<400: return
         case 429, 500...:
-            Output.error("\(url) answered HTTP \(response.status)\(kept)")
+            context.output.error("\(url) answered HTTP \(response.status)\(kept)")
             throw ExitCode(ExitStatus.transient)
         default:
-            Output.error("\(url) answered HTTP \(response.status)\(kept)")
+            context.output.error("\(url) answered HTTP \(response.status)\(kept)")
             throw ExitCode(ExitStatus.failure)
         }
     }

@@ -38,7 +38,11 @@ struct StatusCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let context = DeckContext(global)
+        try await run(in: DeckContext(global))
+    }
+
+    /// The command with its ports given (`DeckContext`): what `run` does, and what tests call.
+    func run(in context: DeckContext) async throws {
         if short || format == .prompt { return try shortLine(context) }
         let config = try context.loadConfig()
         guard let store = try context.openStoreIfPresent() else { return try unborn(context, config) }
@@ -46,10 +50,10 @@ struct StatusCommand: AsyncParsableCommand {
         let quarantined = try store.accountRows(includeQuarantined: true).filter { $0.quarantinedAt != nil }.count
         let counts = assessment.countsByState
         if json {
-            try Output.json(StatusJSON(version: AuthDeckCore.version, store: store.location.databasePath,
-                                       key_source: store.keySource, config: config.path, config_exists: config.fileExists,
-                                       providers: config.providers.count, accounts: assessment.entries.count,
-                                       quarantined: quarantined, states: counts, warnings: store.warnings))
+            try context.output.json(StatusJSON(version: AuthDeckCore.version, store: store.location.databasePath,
+                                               key_source: store.keySource, config: config.path, config_exists: config.fileExists,
+                                               providers: config.providers.count, accounts: assessment.entries.count,
+                                               quarantined: quarantined, states: counts, warnings: store.warnings))
             return
         }
         var out = "authdeck \(AuthDeckCore.version)\n"
@@ -61,7 +65,7 @@ struct StatusCommand: AsyncParsableCommand {
         for key in AccountState.allKeys {
             out += "  \(AccountState.groupLabel(key)): \(counts[key] ?? 0)\n"
         }
-        Output.prose(out)
+        context.output.prose(out)
     }
 
     /// `--short`: the line of `StatusLine`, or nothing; the record the front answers the next
@@ -76,21 +80,21 @@ struct StatusCommand: AsyncParsableCommand {
                                                        pruneSettings: config.pruneSettings, providers: config.knownProviders))
         }
         let line = StatusLine.short(try context.assess(store, config))
-        if !line.isEmpty { Output.raw(line + "\n") }
+        if !line.isEmpty { context.output.raw(line + "\n") }
     }
 
     /// The status before the first sign-in: where the store will be, created by nothing here.
     func unborn(_ context: DeckContext, _ config: DeckConfig) throws {
         let path = context.location.databasePath
         if json {
-            return try Output.json(StatusJSON(version: AuthDeckCore.version, store: path, key_source: "none yet",
-                                              config: config.path, config_exists: config.fileExists, providers: config.providers.count,
-                                              accounts: 0, quarantined: 0, states: [:], warnings: []))
+            return try context.output.json(StatusJSON(version: AuthDeckCore.version, store: path, key_source: "none yet",
+                                                      config: config.path, config_exists: config.fileExists, providers: config.providers.count,
+                                                      accounts: 0, quarantined: 0, states: [:], warnings: []))
         }
-        Output.raw("authdeck \(AuthDeckCore.version)\n"
-                   + "store:      \(path) (not created yet: the first sign-in or import creates it)\n"
-                   + "config:     \(config.path)\(config.fileExists ? "" : " (not created yet: no providers)")\n"
-                   + "providers:  \(config.providers.count)\n"
-                   + "accounts:   0\n")
+        context.output.raw("authdeck \(AuthDeckCore.version)\n"
+                           + "store:      \(path) (not created yet: the first sign-in or import creates it)\n"
+                           + "config:     \(config.path)\(config.fileExists ? "" : " (not created yet: no providers)")\n"
+                           + "providers:  \(config.providers.count)\n"
+                           + "accounts:   0\n")
     }
 }

@@ -58,7 +58,12 @@ struct TokenCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await Self.printToken(account: account, scopes: scope, shape: try shape(), context: DeckContext(global))
+        try await run(in: DeckContext(global))
+    }
+
+    /// The command with its ports given (`DeckContext`): what `run` does, and what tests call.
+    func run(in context: DeckContext) async throws {
+        try await Self.printToken(account: account, scopes: scope, shape: try shape(), context: context)
     }
 
     /// The one shape the flags ask for; a value or combination that means nothing is a usage error.
@@ -93,21 +98,21 @@ struct TokenCommand: AsyncParsableCommand {
         let token = try await TokenAccess(wiring: context.wiring(store), config: config, configIdentity: configIdentity).token(stored, scopes: scope)
         let a = stored.account
         switch shape {
-        case .token: return Output.raw(token.value.exposedValue + "\n")
-        case .xoauth2: return Output.raw(XOAuth2.initialResponse(username: a.username, token: token.value.exposedValue) + "\n")
+        case .token: return context.output.raw(token.value.exposedValue + "\n")
+        case .xoauth2: return context.output.raw(XOAuth2.initialResponse(username: a.username, token: token.value.exposedValue) + "\n")
         case .decoded:
             let peek: AccessTokenPeek
             do throws(AccessTokenPeek.NotAJWT) { peek = try AccessTokenPeek(token: token.value.exposedValue) } catch {
                 throw CLIError.failure("\(TerminalText.inert(a.providerId + "/" + a.username)): \(error.description)")
             }
-            Output.warning("the signature is NOT verified: these claims are what the token says, not proven")
-            return try Output.json(DecodedJSON(header: peek.header, claims: peek.claims, signature_verified: false))
+            context.output.warning("the signature is NOT verified: these claims are what the token says, not proven")
+            return try context.output.json(DecodedJSON(header: peek.header, claims: peek.claims, signature_verified: false))
         case .json: break
         }
-        try Output.json(TokenJSON(access_token: token.value.exposedValue, token_type: token.tokenType,
-                                  expires_at: token.expiresAt?.iso8601,
-                                  expires_in_seconds: token.expiresAt.map { ($0 - context.clock.now()).seconds },
-                                  scopes: token.scopes, account: a.id, provider: a.providerId, username: a.username, realm: a.realm))
+        try context.output.json(TokenJSON(access_token: token.value.exposedValue, token_type: token.tokenType,
+                                          expires_at: token.expiresAt?.iso8601,
+                                          expires_in_seconds: token.expiresAt.map { ($0 - context.clock.now()).seconds },
+                                          scopes: token.scopes, account: a.id, provider: a.providerId, username: a.username, realm: a.realm))
     }
 
     /// A usage error (exit 2) for an account whose provider issues cookies: no sign-in would

@@ -1,4 +1,5 @@
 import Foundation
+import AuthDeckCore
 
 /// Where a command's words go: the process's stdout and stderr (`StandardStreams`), or a
 /// test's buffers.
@@ -13,9 +14,25 @@ protocol CommandOutput: Sendable {
     func note(_ message: String)
     /// `authdeck: warning: …` to stderr (`Output.warning`).
     func warning(_ message: String)
+    /// Exactly `buffer` to stdout: a streamed listing (`accounts --json`) in pieces, which may
+    /// end inside a character (so a buffer keeps bytes, not text).
+    func bytes(_ buffer: UnsafeRawBufferPointer)
+    /// Called when a command has written everything and holds much memory: the process's
+    /// streams end the process there (the kernel takes the memory back at once, nothing is
+    /// freed piece by piece); a test's buffers return, and the command with them.
+    func finishedStreaming()
 }
 
 extension CommandOutput {
+    func finishedStreaming() {}
+
+    /// Text for a person to stdout (tables, `status`), its punctuation in ASCII outside a
+    /// UTF-8 locale (`Output.prose`).
+    func prose(_ text: String) { raw(ProseCharset.spelled(text)) }
+
+    /// `authdeck: …` to stderr (`Output.error`): a failure said before the exit status.
+    func error(_ message: String) { note("authdeck: " + message) }
+
     /// `value` as stable JSON (sorted keys, pretty, slashes unescaped) and a newline.
     func json<T: Encodable>(_ value: T) throws {
         raw(String(decoding: try Output.jsonData(value), as: UTF8.self))
@@ -28,4 +45,6 @@ struct StandardStreams: CommandOutput {
     func raw(_ text: String) { Output.raw(text) }
     func note(_ message: String) { Output.note(message) }
     func warning(_ message: String) { Output.warning(message) }
+    func bytes(_ buffer: UnsafeRawBufferPointer) { Output.write(buffer) }
+    func finishedStreaming() { Foundation.exit(ExitStatus.ok) }
 }
