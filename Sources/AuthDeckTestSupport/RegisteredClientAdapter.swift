@@ -30,7 +30,7 @@ public final class RegisteredClientAdapter: ProviderAdapter, ClientRegistrationH
         throw AuthFailure(.misconfigured, code: "unused", remedy: "not part of the test")
     }
 
-    public func renew(_ stored: StoredAccount, scopes: [String]) async throws -> Credentials {
+    public func renew(_ stored: StoredAccount, scopes: [String], hearing: RotationHearing?) async throws -> Credentials {
         throw AuthFailure(.misconfigured, code: "unused", remedy: "not part of the test")
     }
 
