@@ -31,8 +31,8 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The number as text for display: an integer as its digits, anything else as the double
-    /// it denotes (`1e3` shows as `1000.0`, `1.50` as `1.5`), the way provider claims always
-    /// showed.
+    /// it denotes (`1e3` shows as `1000.0`, `1.50` as `1.5`): Foundation's `NSNumber` text, the
+    /// form claims already in stores have, so a claim compares equal whoever read it.
     public var displayText: String {
         if isIntegerLiteral {
             if let n = Int64(text) { return String(n) }

@@ -2,9 +2,9 @@
 ///
 /// Why bounds: every input is from outside (a server's answer, a token, a file another tool
 /// wrote), and a parser that recurses must not let one overflow the stack or hold gigabytes.
-/// The limits are the ones `JSONSerialization` enforced for authdeck before: containers nest at
-/// most 512 deep. On top, a document is at most 16 MiB, the largest input any caller reads (an
-/// MSAL cache; HTTP answers are capped at 1 MiB before they get here).
+/// Containers nest at most 512 deep (`JSONSerialization`'s limit, so every document it read is
+/// read alike); a document is at most 16 MiB, the largest input any caller reads (an MSAL cache;
+/// HTTP answers are capped at 1 MiB before they get here).
 ///
 /// Strict where laxness could hide damage: no trailing commas, comments, single quotes, `NaN`,
 /// leading zeros, unescaped control characters, invalid UTF-8 or lone surrogates; nothing but
@@ -79,14 +79,17 @@ public struct JSONParser {
         skipWhitespace()
     }
 
+    /// Steps past a container's closing bracket, one level up.
+    private mutating func leave(_ container: JSONValue) -> JSONValue {
+        at += 1
+        depth -= 1
+        return container
+    }
+
     private mutating func object() throws(Failure) -> JSONValue {
         try enter()
         var members: [String: JSONValue] = [:]
-        if current == UInt8(ascii: "}") {
-            at += 1
-            depth -= 1
-            return .object(members)
-        }
+        if current == UInt8(ascii: "}") { return leave(.object(members)) }
         while true {
             guard current == UInt8(ascii: "\"") else { throw fail("expected a member name in quotes") }
             let key = try string()
@@ -98,7 +101,7 @@ public struct JSONParser {
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","): at += 1; skipWhitespace()
-            case UInt8(ascii: "}"): at += 1; depth -= 1; return .object(members)
+            case UInt8(ascii: "}"): return leave(.object(members))
             default: throw fail("expected ',' or '}' in an object")
             }
         }
@@ -107,17 +110,13 @@ public struct JSONParser {
     private mutating func array() throws(Failure) -> JSONValue {
         try enter()
         var elements: [JSONValue] = []
-        if current == UInt8(ascii: "]") {
-            at += 1
-            depth -= 1
-            return .array(elements)
-        }
+        if current == UInt8(ascii: "]") { return leave(.array(elements)) }
         while true {
             elements.append(try value())
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","): at += 1; skipWhitespace()
-            case UInt8(ascii: "]"): at += 1; depth -= 1; return .array(elements)
+            case UInt8(ascii: "]"): return leave(.array(elements))
             default: throw fail("expected ',' or ']' in an array")
             }
         }
