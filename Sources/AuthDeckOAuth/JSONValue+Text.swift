@@ -1,11 +1,6 @@
 import Foundation
 
 extension JSONValue {
-    /// Parses bytes that hold one JSON value (`JSONParser`'s rules and limits).
-    public init(parsing bytes: [UInt8]) throws(JSONParser.Failure) {
-        self = try JSONParser.parse(bytes)
-    }
-
     /// The value as compact JSON with object keys sorted, byte for byte as
     /// `JSONSerialization.data(withJSONObject:options: [.sortedKeys])` writes it on Linux
     /// (keys in its order, `/` escaped as `\/`), numbers as they were read.
