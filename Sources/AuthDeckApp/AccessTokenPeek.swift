@@ -22,7 +22,7 @@ public struct AccessTokenPeek: Sendable {
             throw NotAJWT(description: "the access token is not a JWT (\(error)): this provider issues opaque tokens, "
                           + "which only the server that issued them can read; there is nothing to decode")
         }
-        header = InertJSON(jwt.header.fields)
-        claims = InertJSON(jwt.claims.fields)
+        header = InertJSON(.object(jwt.header.fields))
+        claims = InertJSON(.object(jwt.claims.fields))
     }
 }

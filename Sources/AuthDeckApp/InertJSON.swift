@@ -1,4 +1,3 @@
-import Foundation
 import AuthDeckCore
 import AuthDeckOAuth
 
@@ -14,19 +13,17 @@ public indirect enum InertJSON: Encodable, Sendable, Equatable {
     case array([InertJSON])
     case object([String: InertJSON])
 
-    /// Converts what JSONSerialization gave (`Any`): booleans stay booleans, whole numbers
-    /// within Int64 stay integers (a NumericDate `exp` must not print as 1.7e9).
-    public init(_ value: Any) {
+    /// Converts a parsed value: booleans stay booleans, whole numbers within 9e15 stay
+    /// integers (a NumericDate `exp` must not print as 1.7e9).
+    public init(_ value: JSONValue) {
         switch value {
-        case let s as String: self = .string(TerminalText.inert(s))
-        case let n as NSNumber:
-            if JSONObject.isBool(n) { self = .bool(n.boolValue) }
-            else if n.doubleValue.rounded() == n.doubleValue, abs(n.doubleValue) < 9.0e15 { self = .integer(n.int64Value) }
-            else { self = .number(n.doubleValue) }
-        case let a as [Any]: self = .array(a.map(InertJSON.init))
-        case let o as [String: Any]:
+        case .string(let s): self = .string(TerminalText.inert(s))
+        case .number(let n): self = n.integer.map(InertJSON.integer) ?? .number(n.double)
+        case .bool(let b): self = .bool(b)
+        case .null: self = .null
+        case .array(let a): self = .array(a.map(InertJSON.init))
+        case .object(let o):
             self = .object(Dictionary(o.map { (TerminalText.inert($0.key), InertJSON($0.value)) }, uniquingKeysWith: { a, _ in a }))
-        default: self = .null
         }
     }
 

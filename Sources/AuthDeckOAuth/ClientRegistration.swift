@@ -164,9 +164,9 @@ public struct ClientRegistration: Sendable {
     /// The first field of a registration answer over `fieldLimit`, with its size in bytes.
     static func oversized(_ json: JSONObject) -> (field: String, bytes: Int)? {
         for field in ["client_id", "client_secret", "registration_access_token", "registration_client_uri", "token_endpoint_auth_method"] {
-            if let value = json.fields[field] as? String, value.utf8.count > fieldLimit { return (field, value.utf8.count) }
+            if let value = json.string(field), value.utf8.count > fieldLimit { return (field, value.utf8.count) }
         }
-        if let grants = json.fields["grant_types"] as? [String] {
+        if let grants = json.strings("grant_types") {
             let bytes = grants.reduce(0) { $0 + $1.utf8.count + 1 }
             if bytes > fieldLimit { return ("grant_types", bytes) }
         }
@@ -184,11 +184,11 @@ public struct ClientRegistration: Sendable {
                                   + "accepted); nothing was stored: ask its administrator for a client and set client_id in config.toml")
         }
         let method = json.string("token_endpoint_auth_method")
-            ?? (json.fields["token_endpoint_auth_method"] as? [String])?.first ?? "client_secret_basic"
+            ?? json.strings("token_endpoint_auth_method")?.first ?? "client_secret_basic"
         return Registered(clientId: id, clientSecret: json.string("client_secret").map { Secret($0) },
                           accessToken: json.string("registration_access_token").map { Secret($0) },
                           clientURI: json.string("registration_client_uri"), authMethod: method,
-                          grantTypes: (json.fields["grant_types"] as? [String]) ?? asked, redirectURI: redirectURI)
+                          grantTypes: json.strings("grant_types") ?? asked, redirectURI: redirectURI)
     }
 
     func refusal(_ status: Int, code: String?, said: String?) -> AuthFailure {

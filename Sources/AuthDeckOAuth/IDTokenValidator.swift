@@ -45,7 +45,7 @@ public struct IDTokenValidator: Sendable {
         }
         let c = jwt.claims
         guard c.string("iss") == issuer else { throw reject("issuer \"\(TerminalText.inert(c.string("iss") ?? "none"))\" is not \"\(issuer)\"") }
-        let audiences = c.string("aud").map { [$0] } ?? (c.array("aud") as? [String]) ?? []
+        let audiences = c.string("aud").map { [$0] } ?? c.strings("aud") ?? []
         guard audiences.contains(clientId) else { throw reject("it was issued for another client (aud)") }
         if audiences.count > 1, let azp = c.string("azp"), azp != clientId { throw reject("azp is not this client") }
         guard let exp = c.integer("exp") else { throw reject("it has no exp") }

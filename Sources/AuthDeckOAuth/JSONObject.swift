@@ -1,57 +1,45 @@
-import Foundation
-
 /// A parsed JSON object with strict, typed field access (no silent coercion).
-// @unchecked: `fields` is JSONSerialization's `[String: Any]` (Any is not Sendable); immutable.
-public struct JSONObject: @unchecked Sendable {
-    public let fields: [String: Any]
+public struct JSONObject: Sendable, Equatable {
+    public let fields: [String: JSONValue]
 
-    public init(_ fields: [String: Any]) { self.fields = fields }
+    public init(_ fields: [String: JSONValue]) { self.fields = fields }
 
-    /// Parses bytes that must hold one JSON object; nil for anything else.
+    /// Parses bytes that must hold one JSON object (`JSONParser`'s rules and limits); nil for
+    /// anything else.
     public init?(bytes: [UInt8]) {
-        guard !bytes.isEmpty,
-              let object = try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed]),
-              let dict = object as? [String: Any] else { return nil }
-        fields = dict
+        guard let value = try? JSONParser.parse(bytes), let object = value.object else { return nil }
+        fields = object
     }
 
-    public func has(_ key: String) -> Bool { fields[key] != nil && !(fields[key] is NSNull) }
+    public func has(_ key: String) -> Bool { fields[key].map { !$0.isNull } ?? false }
 
-    public func string(_ key: String) -> String? { fields[key] as? String }
+    public func string(_ key: String) -> String? { fields[key]?.string }
 
-    /// An integer that is a JSON number (not a boolean, not a fraction).
-    public func integer(_ key: String) -> Int64? {
-        guard let n = fields[key] as? NSNumber, !Self.isBool(n) else { return nil }
-        let d = n.doubleValue
-        guard d.rounded() == d, abs(d) < 9.0e15 else { return nil }
-        return n.int64Value
+    /// An integer that is a JSON number (not a boolean; whole; below 9e15 in size).
+    public func integer(_ key: String) -> Int64? { fields[key]?.number?.integer }
+
+    /// A JSON boolean (the numbers 0 and 1 are not booleans).
+    public func bool(_ key: String) -> Bool? { fields[key]?.bool }
+
+    public func object(_ key: String) -> JSONObject? { fields[key]?.object.map(JSONObject.init) }
+
+    public func array(_ key: String) -> [JSONValue]? { fields[key]?.array }
+
+    /// An array whose elements are all strings (nil for anything else).
+    public func strings(_ key: String) -> [String]? {
+        guard let array = array(key) else { return nil }
+        let strings = array.compactMap(\.string)
+        return strings.count == array.count ? strings : nil
     }
-
-    public func object(_ key: String) -> JSONObject? { (fields[key] as? [String: Any]).map(JSONObject.init) }
-
-    public func array(_ key: String) -> [Any]? { fields[key] as? [Any] }
 
     /// A short description of a field's JSON type, for error messages.
-    public func typeName(_ key: String) -> String {
-        switch fields[key] {
-        case nil, is NSNull: return "missing"
-        case is String: return "a string"
-        case let n as NSNumber: return Self.isBool(n) ? "a boolean" : "a number"
-        case is [Any]: return "an array"
-        case is [String: Any]: return "an object"
-        default: return "something else"
-        }
-    }
+    public func typeName(_ key: String) -> String { fields[key]?.typeName ?? "missing" }
 
     /// Every object-valued field as compact JSON text (keys sorted), for a provider that
     /// hands back structured extras a later request repeats (OAM's `oracle_aux_tokens`).
     public var objectTexts: [String: String] {
         var out: [String: String] = [:]
-        for (k, v) in fields where v is [String: Any] {
-            if let data = try? JSONSerialization.data(withJSONObject: v, options: [.sortedKeys]) {
-                out[k] = String(decoding: data, as: UTF8.self)
-            }
-        }
+        for (k, v) in fields where v.object != nil { out[k] = String(decoding: v.sortedText, as: UTF8.self) }
         return out
     }
 
@@ -60,26 +48,13 @@ public struct JSONObject: @unchecked Sendable {
         var out: [String: String] = [:]
         for (k, v) in fields {
             switch v {
-            case let s as String: out[k] = s
-            case let n as NSNumber: out[k] = Self.isBool(n) ? (n.boolValue ? "true" : "false") : n.stringValue
-            case let a as [Any]: out[k] = a.compactMap { $0 as? String }.joined(separator: " ")
-            default: continue
+            case .string(let s): out[k] = s
+            case .number(let n): out[k] = n.displayText
+            case .bool(let b): out[k] = b ? "true" : "false"
+            case .array(let a): out[k] = a.compactMap(\.string).joined(separator: " ")
+            case .object, .null: continue
             }
         }
         return out
     }
-
-    /// JSON booleans arrive as NSNumber too; on Linux as instances of a subclass of their own
-    /// (`__NSCFBoolean`), the only reliable tell (`is Bool` is true for 0 and 1 as well).
-    public static func isBool(_ n: NSNumber) -> Bool {
-        ObjectIdentifier(type(of: n)) == booleanClass
-    }
-
-    /// The class Foundation gives JSON's `true` and `false` (a subclass of NSNumber). Compared by
-    /// identity: the type's name, read through reflection, cost a scan of every protocol
-    /// conformance in the binary on each renewal's first call.
-    static let booleanClass: ObjectIdentifier = {
-        let parsed = try? JSONSerialization.jsonObject(with: Data("[true]".utf8)) as? [Any]
-        return ObjectIdentifier(type(of: (parsed?.first as? NSNumber) ?? NSNumber(value: true)))
-    }()
 }

@@ -3,8 +3,7 @@ import Crypto
 import CryptoExtras
 
 /// A provider's published signing keys (RFC 7517), and signature checks with them.
-// @unchecked: its keys are JSONObjects (`Any` inside); immutable after parsing.
-public struct JWKSet: @unchecked Sendable {
+public struct JWKSet: Sendable {
     public let keys: [JSONObject]
 
     public init(keys: [JSONObject]) { self.keys = keys }
@@ -12,7 +11,7 @@ public struct JWKSet: @unchecked Sendable {
     /// Parses a JWKS document; nil when it is not `{"keys":[…]}`.
     public init?(bytes: [UInt8]) {
         guard let json = JSONObject(bytes: bytes), let list = json.array("keys") else { return nil }
-        keys = list.compactMap { ($0 as? [String: Any]).map(JSONObject.init) }
+        keys = list.compactMap { $0.object.map(JSONObject.init) }
     }
 
     /// The algorithms authdeck verifies. `none` is not among them, ever.

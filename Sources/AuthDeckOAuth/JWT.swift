@@ -1,8 +1,7 @@
 import Foundation
 
 /// A compact JWS (header.payload.signature), parsed but not yet trusted.
-// @unchecked: its JSONObjects hold `Any` from JSONSerialization; immutable after parsing.
-public struct JWT: @unchecked Sendable {
+public struct JWT: Sendable {
     public let header: JSONObject
     public let claims: JSONObject
     /// `base64url(header) + "." + base64url(payload)`: the bytes the signature covers.

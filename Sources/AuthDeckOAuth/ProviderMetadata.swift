@@ -68,9 +68,9 @@ public struct ProviderMetadata: Sendable, Equatable, Codable {
                                 deviceAuthorizationEndpoint: json.string("device_authorization_endpoint"),
                                 revocationEndpoint: json.string("revocation_endpoint"),
                                 userinfoEndpoint: json.string("userinfo_endpoint"), jwksURI: json.string("jwks_uri"),
-                                issParameterSupported: (json.fields["authorization_response_iss_parameter_supported"] as? Bool) ?? false,
+                                issParameterSupported: json.bool("authorization_response_iss_parameter_supported") ?? false,
                                 registrationEndpoint: json.string("registration_endpoint"),
-                                idTokenSigningAlgs: (json.fields["id_token_signing_alg_values_supported"] as? [Any])?.compactMap { $0 as? String })
+                                idTokenSigningAlgs: json.array("id_token_signing_alg_values_supported")?.compactMap(\.string))
     }
 
     /// Fetches and parses the document.

@@ -25,8 +25,8 @@ import AuthDeckOAuth
         let p = try! Self.rsa.publicKey.getKeyPrimitives()
         let ecRaw = Array(Self.ec.publicKey.rawRepresentation)
         return JWKSet(keys: [
-            JSONObject(["kty": "RSA", "kid": "r1", "n": Base64URL.encode(Array(p.modulus)), "e": Base64URL.encode(Array(p.publicExponent))]),
-            JSONObject(["kty": "EC", "kid": "e1", "crv": "P-256", "x": Base64URL.encode(Array(ecRaw[0..<32])), "y": Base64URL.encode(Array(ecRaw[32...]))]),
+            JSONObject(["kty": .string("RSA"), "kid": .string("r1"), "n": .string(Base64URL.encode(Array(p.modulus))), "e": .string(Base64URL.encode(Array(p.publicExponent)))]),
+            JSONObject(["kty": .string("EC"), "kid": .string("e1"), "crv": .string("P-256"), "x": .string(Base64URL.encode(Array(ecRaw[0..<32]))), "y": .string(Base64URL.encode(Array(ecRaw[32...])))]),
         ])
     }
 
@@ -113,7 +113,7 @@ import AuthDeckOAuth
         #expect(jwt.header.string("x5t#S256") == Base64URL.encode(Array(SHA256.hash(data: der))))
         let pub = try _RSA.Signing.PrivateKey(pemRepresentation: try String(contentsOfFile: key, encoding: .utf8)).publicKey
         let p = try pub.getKeyPrimitives()
-        let set = JWKSet(keys: [JSONObject(["kty": "RSA", "n": Base64URL.encode(Array(p.modulus)), "e": Base64URL.encode(Array(p.publicExponent))])])
+        let set = JWKSet(keys: [JSONObject(["kty": .string("RSA"), "n": .string(Base64URL.encode(Array(p.modulus))), "e": .string(Base64URL.encode(Array(p.publicExponent)))])])
         #expect(set.verify(jwt))
     }
 }

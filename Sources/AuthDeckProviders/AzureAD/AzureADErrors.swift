@@ -32,7 +32,7 @@ enum AzureADErrors {
 
     /// Refines the generic classification of an error body.
     static func refine(_ json: JSONObject, _ generic: AuthFailure) -> AuthFailure {
-        let codes = (json.array("error_codes") ?? []).compactMap { ($0 as? NSNumber)?.intValue }
+        let codes = (json.array("error_codes") ?? []).compactMap { $0.number?.integer.map(Int.init) }
         let suberror = json.string("suberror")
         if let code = codes.first, let (cls, remedy) = remedies[code] {
             return AuthFailure(cls, code: "AADSTS\(code)", remedy: remedy)

@@ -65,7 +65,7 @@ public struct FacebookAdapter: ProviderAdapter {
                               remedy: "Facebook answered HTTP \(response.status)" + (response.status >= 500 ? "; nothing was changed" : ""))
         }
         // DELETE /me/permissions answers a bare `true`.
-        if response.bodyText.trimmingCharacters(in: .whitespacesAndNewlines) == "true" { return JSONObject(["success": true]) }
+        if response.bodyText.trimmingCharacters(in: .whitespacesAndNewlines) == "true" { return JSONObject(["success": .bool(true)]) }
         guard let json = JSONObject(bytes: response.body) else {
             throw AuthFailure(.transient, code: "bad_response", remedy: "Facebook answered with something that is not JSON; nothing was changed")
         }
@@ -206,7 +206,7 @@ public struct FacebookAdapter: ProviderAdapter {
                                         secrets: [token.exposedValue, app.exposedValue]),
            let data = debug.object("data") {
             if let at = data.integer("expires_at") { expiresAt = at == 0 ? nil : Instant(secondsSinceEpoch: at) }
-            if let s = data.array("scopes") as? [String] { granted = s }
+            if let s = data.strings("scopes") { granted = s }
             if let d = data.integer("data_access_expires_at") { info["data_access_expires_at"] = Instant(secondsSinceEpoch: d).iso8601 }
         }
         return Credentials(accessTokens: [AccessToken(id: UUIDString.make(), value: token, scopes: granted, tokenType: "bearer",
@@ -240,7 +240,7 @@ public struct FacebookAdapter: ProviderAdapter {
             // The Graph API moved since the sign-in: the token is not sent there; signed out here only.
             throw RevocationUnavailable(reason: refused.remedy)
         }
-        guard (json.fields["success"] as? Bool) == true else {
+        guard json.bool("success") == true else {
             throw AuthFailure(.transient, code: "bad_response", remedy: "Facebook did not confirm the revocation")
         }
     }

@@ -1,12 +1,11 @@
-import Foundation
 import AuthDeckCore
 import AuthDeckOAuth
 
 /// An MSAL token cache (MSAL Python / Azure CLI `msal_token_cache.json`, PROVIDERS.md §2),
-/// held as the JSON it came from so that unknown sections and fields survive a rewrite.
-// @unchecked: `root` is JSON as `[String: Any]` (Any is not Sendable); a value, copied on write, never shared mutable.
-public struct MSALCache: @unchecked Sendable {
-    public private(set) var root: [String: Any]
+/// held as the JSON it came from so that unknown sections and fields, and numbers as written,
+/// survive a rewrite.
+public struct MSALCache: Sendable {
+    public private(set) var root: [String: JSONValue]
 
     /// Why an account entry is suspect.
     public enum Verdict: String, CaseIterable, Sendable {
@@ -45,16 +44,16 @@ public struct MSALCache: @unchecked Sendable {
 
     public init(bytes: [UInt8]) throws {
         guard !bytes.isEmpty else { throw FormatError(description: "the file is empty") }
-        let object: Any
+        let value: JSONValue
         do {
-            object = try JSONSerialization.jsonObject(with: Data(bytes))
+            value = try JSONParser.parse(bytes)
         } catch {
-            throw FormatError(description: "not valid JSON (truncated or damaged?)")
+            throw FormatError(description: "not valid JSON (truncated or damaged?): \(error)")
         }
-        guard let dict = object as? [String: Any] else { throw FormatError(description: "not a JSON object; an MSAL cache is one object of sections") }
+        guard case .object(let dict) = value else { throw FormatError(description: "not a JSON object; an MSAL cache is one object of sections") }
         for section in Self.sections {
             guard let value = dict[section] else { continue }
-            guard let entries = value as? [String: Any], entries.values.allSatisfy({ $0 is [String: Any] }) else {
+            guard let entries = value.object, entries.values.allSatisfy({ $0.object != nil }) else {
                 throw FormatError(description: "section \"\(section)\" is not an object of entries")
             }
         }
@@ -64,17 +63,17 @@ public struct MSALCache: @unchecked Sendable {
         root = dict
     }
 
-    func section(_ name: String) -> [String: [String: Any]] {
-        (root[name] as? [String: Any])?.compactMapValues { $0 as? [String: Any] } ?? [:]
+    func section(_ name: String) -> [String: [String: JSONValue]] {
+        root[name]?.object?.compactMapValues(\.object) ?? [:]
     }
 
     /// Every account entry with its tokens and verdicts; `tenant` turns on the wrong-tenant verdict.
     public func entries(tenant: String? = nil) -> [Entry] {
         let accounts = section("Account"), rts = section("RefreshToken"), ats = section("AccessToken"), ids = section("IdToken")
-        func s(_ d: [String: Any], _ k: String) -> String { (d[k] as? String) ?? "" }
+        func s(_ d: [String: JSONValue], _ k: String) -> String { d[k]?.string ?? "" }
         // Tokens grouped by owner once, so a cache of thousands of accounts is read in linear time.
-        func byOwner(_ section: [String: [String: Any]], realm: Bool) -> [String: [String: [String: Any]]] {
-            var out: [String: [String: [String: Any]]] = [:]
+        func byOwner(_ section: [String: [String: JSONValue]], realm: Bool) -> [String: [String: [String: JSONValue]]] {
+            var out: [String: [String: [String: JSONValue]]] = [:]
             for (k, v) in section {
                 out[s(v, "home_account_id") + "\u{0}" + s(v, "environment") + (realm ? "\u{0}" + s(v, "realm") : ""), default: [:]][k] = v
             }
@@ -117,9 +116,9 @@ public struct MSALCache: @unchecked Sendable {
         let removing = all.filter { accountKeys.contains($0.key) }
         var removed: [String: [String]] = [:]
         func drop(_ section: String, _ keys: [String]) {
-            guard !keys.isEmpty, var entries = root[section] as? [String: Any] else { return }
+            guard !keys.isEmpty, var entries = root[section]?.object else { return }
             for k in keys where entries.removeValue(forKey: k) != nil { removed[section, default: []].append(k) }
-            root[section] = entries
+            root[section] = .object(entries)
         }
         for e in removing {
             drop("Account", [e.key])
@@ -133,14 +132,14 @@ public struct MSALCache: @unchecked Sendable {
         return removed.mapValues { $0.sorted() }
     }
 
-    /// The cache as JSON (sorted keys, so rewrites are stable).
-    public func serialized() throws -> [UInt8] {
-        Array(try JSONSerialization.data(withJSONObject: root, options: [.sortedKeys]))
+    /// The cache as JSON (sorted keys, so rewrites are stable; each number as it was written).
+    public func serialized() -> [UInt8] {
+        JSONValue.object(root).sortedText
     }
 
     /// The refresh token secret of an entry (for `import msal`).
     public func refreshToken(_ key: String) -> (secret: String, clientId: String)? {
-        guard let rt = (root["RefreshToken"] as? [String: Any])?[key] as? [String: Any], let secret = rt["secret"] as? String else { return nil }
-        return (secret, (rt["client_id"] as? String) ?? "")
+        guard let rt = root["RefreshToken"]?.object?[key]?.object, let secret = rt["secret"]?.string else { return nil }
+        return (secret, rt["client_id"]?.string ?? "")
     }
 }

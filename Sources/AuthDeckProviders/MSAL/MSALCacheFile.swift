@@ -80,7 +80,7 @@ public struct MSALCacheFile: Sendable {
             let stamp = now.iso8601.replacingOccurrences(of: ":", with: "")
             let backup = "\(path).\(stamp).bak"
             try writeAtomically(Array(FileManager.default.contents(atPath: path) ?? Data()), to: backup, mode: mode)
-            try writeAtomically(try cache.serialized(), to: path, mode: mode)
+            try writeAtomically(cache.serialized(), to: path, mode: mode)
             return (result, backup)
         }
     }
