@@ -153,7 +153,7 @@ public final class DeckRuntime {
             let selected = state.selectedID
             start(nil, "store read") { work.refreshRows(ids, selected: selected) }
         case .readEvents(let id):
-            start(nil, "store read") { work.refreshRows([id], selected: id) }
+            start(nil, "store read") { work.readEvents(id) }
         case let .renew(ids, interactive):
             // Many at once (R): the pacing lets at most 4 renewals talk to providers at a time.
             for id in ids { start(id, "renewal") { await work.renew(id, interactive: interactive) } }

@@ -46,6 +46,14 @@ public struct DeckWork: Sendable {
         }
     }
 
+    /// Account `id`'s recent events, for the detail pane of the selected row: one indexed read,
+    /// no other row touched.
+    func readEvents(_ id: String) {
+        do {
+            inbox.post(.eventsRead(id: id, events: try store.events(since: nil, accountId: id, limit: 3).reversed()))
+        } catch { inbox.post(.failed("\(error)")) }
+    }
+
     /// Quarantines `ids`: the rules run again on a fresh read, so an account renewed since the
     /// preview is kept.
     func prune(_ ids: [String]) {

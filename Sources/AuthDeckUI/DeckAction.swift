@@ -27,6 +27,8 @@ public enum DeckAction: Equatable, Sendable {
     case resize(width: Int, height: Int)
     /// The QR code of a verification URL, encoded by the runtime.
     case qrCode(uri: String, QRMatrix)
+    /// Account `id`'s recent events, read because it was selected (`DeckEffect.readEvents`).
+    case eventsRead(id: String, events: [DeckEvent])
 }
 
 /// Work `reduce` asks the runtime to do; results come back as actions.
@@ -36,7 +38,7 @@ public enum DeckEffect: Equatable, Sendable {
     /// Read these accounts again (and those sharing their provider and subject, whose stale
     /// verdicts depend on each other), answered by `.rowsUpdated`.
     case refreshRows(ids: [String])
-    /// Read account `id`'s rows again with its recent events (it is the selected one).
+    /// Read account `id`'s recent events (it is the selected one), answered by `.eventsRead`.
     case readEvents(id: String)
     case renew(ids: [String], interactiveIfNeeded: Bool)
     /// Renew ahead of expiry, by the deck itself: only what still needs it (another process

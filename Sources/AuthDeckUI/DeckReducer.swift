@@ -146,6 +146,9 @@ public enum DeckReducer {
             let name = state.accountName(id)
             say(&state, failure.map { "\(name): \($0)" }, held: "Signed out \(name).", waitingFor: nil)
             return [.reload]
+        case let .eventsRead(id, events):
+            state.attach(events: events, to: id)
+            return []
         case let .qrCode(uri, matrix):
             state.qrURI = uri
             state.qrMatrix = matrix

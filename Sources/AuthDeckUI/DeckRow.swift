@@ -23,7 +23,7 @@ public struct DeckRow: Equatable, Sendable {
     public var renewable: Bool
     /// The detail pane's lines at `now`, made from `details` when the pane shows the row.
     public func detail(now: Instant) -> [String] { details.lines(now: now) }
-    private var details: DeckRowDetail
+    var details: DeckRowDetail
     /// Whether the detail holds the account's recent events (`DeckRowDetail.eventsRead`).
     public var eventsRead: Bool { details.eventsRead }
     /// When the open deck renews this account by itself (its provider's `renew_before` ahead of

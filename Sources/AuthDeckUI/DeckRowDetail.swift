@@ -38,6 +38,11 @@ public struct DeckRowDetail: Equatable, Sendable {
         self.events = events
     }
 
+    /// The same detail with the account's recent `events`.
+    public func with(events: [DeckEvent]) -> DeckRowDetail {
+        DeckRowDetail(source: source, index: index, events: events)
+    }
+
     /// Whether the account's recent events were read: the reducer asks for them when a row
     /// whose events were not read is selected (the pane promises "recent events").
     public var eventsRead: Bool { events != nil }
