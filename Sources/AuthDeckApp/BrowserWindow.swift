@@ -158,14 +158,10 @@ public struct BrowserWindow: Sendable {
         posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
         let argv = [browser.executable, "--user-data-dir=\(profile)", "--remote-debugging-pipe", "--no-first-run",
                     "--no-default-browser-check", "--password-store=basic"] + extraArguments + [url]
-        let cArgs = argv.map { strdup($0) } + [nil]
-        let cEnv = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            cArgs.forEach { free($0) }
-            cEnv.forEach { free($0) }
-        }
         var pid: pid_t = 0
-        let rc = CrashHygiene.withInheritedLimit { posix_spawn(&pid, browser.executable, &actions, &attr, cArgs, cEnv) }
+        let rc = SpawnStrings.with(argv, environment) { cArgs, cEnv in
+            CrashHygiene.withInheritedLimit { posix_spawn(&pid, browser.executable, &actions, &attr, cArgs, cEnv) }
+        }
         close(browserReads)
         close(browserWrites)
         guard rc == 0 else {

@@ -31,14 +31,10 @@ struct ChildProcess {
         defer { posix_spawn_file_actions_destroy(&actions) }
         if stdinNull { posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0) }
 
-        let cArgs = argv.map { strdup($0) } + [nil]
-        let cEnv = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            cArgs.forEach { free($0) }
-            cEnv.forEach { free($0) }
-        }
         var pid: pid_t = 0
-        let rc = CrashHygiene.withInheritedLimit { posix_spawnp(&pid, argv[0], &actions, &attr, cArgs, cEnv) }
+        let rc = SpawnStrings.with(argv, environment) { cArgs, cEnv in
+            CrashHygiene.withInheritedLimit { posix_spawnp(&pid, argv[0], &actions, &attr, cArgs, cEnv) }
+        }
         guard rc == 0 else {
             throw CLIError(message: "cannot run \(argv[0]): \(String(cString: strerror(rc)))", status: rc == ENOENT ? 127 : 126)
         }
