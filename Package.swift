@@ -116,7 +116,9 @@ let package = Package(
         .testTarget(name: "AuthDeckConfigTests", dependencies: ["AuthDeckConfig", "AuthDeckCore", "AuthDeckTestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "AuthDeckPlatformTests", dependencies: ["AuthDeckPlatform"], swiftSettings: strict),
-        .testTarget(name: "AuthDeckCLITests", dependencies: [
+        // Journeys: the real binaries (the deck in tmux, the emulator, glewlwyd, MSAL Python,
+        // Chromium, git, kubectl, docker), driven as a person would; no module's own tests.
+        .testTarget(name: "AuthDeckJourneyTests", dependencies: [
             "AuthDeckCore", "AuthDeckPlatform", "AuthDeckStore", "AuthDeckVault", "AuthDeckTestSupport", "AuthDeckUI", "AuthDeckLook",
         ], swiftSettings: strict),
     ]
@@ -139,10 +141,16 @@ package.targets.append(contentsOf: [
         "AuthDeckApp", "AuthDeckCore", "AuthDeckConfig", "AuthDeckStore", "AuthDeckPlatform", "AuthDeckProviders", "AuthDeckTestSupport",
         "AuthDeckHTTP",  // the requests a use case sent over a scripted network, and the browser it opened
     ], swiftSettings: strict),
-    // The executable's own types (its JSON writer), through @testable import.
-    .testTarget(name: "AuthDeckCommandTests", dependencies: [
+    // The commands in-process (`run(in:)` with a context of the test's own) and the executable's
+    // own types (its JSON writer), through @testable import.
+    .testTarget(name: "AuthDeckCLITests", dependencies: [
         "AuthDeckCLI", "AuthDeckCore", "AuthDeckConfig", "AuthDeckTestSupport", "AuthDeckStore", "AuthDeckUI", "AuthDeckLook", "AuthDeckTerminal", "AuthDeckPlatform",
         "AuthDeckDeck", "AuthDeckApp", "AuthDeckHTTP",  // AuthDeckHTTP: the network and browser ports a command is given
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+    ], swiftSettings: strict),
+    // The deck's loop and its work, on a real store, with a scripted terminal.
+    .testTarget(name: "AuthDeckDeckTests", dependencies: [
+        "AuthDeckDeck", "AuthDeckCore", "AuthDeckConfig", "AuthDeckStore", "AuthDeckPlatform", "AuthDeckUI", "AuthDeckTerminal",
+        "AuthDeckLook", "AuthDeckApp", "AuthDeckTestSupport",
     ], swiftSettings: strict),
 ])
