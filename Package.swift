@@ -34,8 +34,9 @@ let package = Package(
         // Pure values and logic. Imports only the standard library.
         .target(name: "AuthDeckCore", swiftSettings: strict),
         // What both binaries resolve alike: store, key and config paths, the token fast-path
-        // record, crash hygiene, malloc tuning. Imports only Glibc (and its <malloc.h>).
-        .target(name: "AuthDeckPlatform", dependencies: ["CMalloc"], swiftSettings: strict),
+        // record, crash hygiene, malloc tuning, the agent's socket. Imports only Glibc (and its
+        // <malloc.h>) and Core (the agent's message).
+        .target(name: "AuthDeckPlatform", dependencies: ["AuthDeckCore", "CMalloc"], swiftSettings: strict),
         // What both binaries must agree on: the sealed-value layout, the key file's format, the
         // migrations, the tables' columns and the queries both run over them, meta keys and the
         // "last used" rule.
