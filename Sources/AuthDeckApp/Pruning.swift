@@ -6,7 +6,8 @@ import AuthDeckConfig
 ///
 /// Nothing is deleted at once: pruned accounts move to a quarantine with their sealed
 /// credentials, a restore brings them back, and only after `retentionDays` are they purged.
-/// A default naming a pruned account is cleared here, so the deck and the CLI cannot differ.
+/// A default naming a pruned account is cleared here (`DefaultChoice`), so the deck and the CLI
+/// cannot differ.
 public struct Pruning: Sendable {
     public static let retentionDays: Int64 = 30
 
@@ -73,21 +74,7 @@ public struct Pruning: Sendable {
         }
         let purged = try store.purgeQuarantine(before: now - .days(Self.retentionDays))
         return PruneOutcome(quarantined: quarantined, kept: kept, purged: purged,
-                            clearedDefaults: try clearDefaults(of: quarantined.map(\.account)))
-    }
-
-    /// Clears the defaults (`authdeck use`) that name one of `accounts`: a quarantined account
-    /// serves nothing, so its provider id must not stand for it. The defaults are read once per
-    /// provider, not once per account (100,000 pruned accounts: 6 s).
-    func clearDefaults(of accounts: [Account]) throws -> [(provider: String, account: String)] {
-        let ids = Set(accounts.map(\.id))
-        var cleared: [(provider: String, account: String)] = []
-        for (provider, id) in try store.defaultAccounts(providers: Array(Set(accounts.map(\.providerId)))).sorted(by: { $0.key < $1.key })
-        where ids.contains(id) {
-            try store.setDefaultAccount(nil, provider: provider)
-            cleared.append((provider, id))
-        }
-        return cleared
+                            clearedDefaults: try DefaultChoice(store: store).clear(naming: quarantined.map(\.account)))
     }
 
     static func settings(_ config: DeckConfig, unusedAfter: TimeSpan?) -> PruneSettings {

@@ -133,10 +133,7 @@ public struct SignOut: Sendable {
         // A signed-out default no longer stands for its provider: left set, the provider id
         // would name an account with nothing to serve. Cleared before the issuer is asked
         // anything, so an unreachable issuer cannot leave it behind.
-        if try store.defaultAccount(provider: account.providerId) == account.id {
-            try store.setDefaultAccount(nil, provider: account.providerId)
-            outcome.wasDefault = true
-        }
+        outcome.wasDefault = try !DefaultChoice(store: store).clear(naming: [account]).isEmpty
         if registered, let holder {
             do {
                 outcome.clientRegistration = try await ClientUnregistration(store: store).run(holder, provider: account.providerId)

@@ -147,8 +147,8 @@ struct DeckContext: Sendable {
     }
 
     /// What a command needs the account to hold: an ambiguous ACCOUNT is narrowed to the
-    /// accounts that could answer it (a trial's `token taro` offered a SharePoint account, whose
-    /// pick then failed; `cookies taro` named one account that holds cookies, yet was refused).
+    /// accounts that could answer it, so `token taro` never offers a SharePoint account whose
+    /// pick would then fail, and `cookies taro` naming one account that holds cookies is answered.
     enum Holding {
         case tokens, cookies
 
@@ -235,7 +235,7 @@ struct DeckContext: Sendable {
         let name = query.trimmingWhitespace()
         let providers = accounts.filter { $0.providerId.lowercased() == name.lowercased() }
         if providers.count == candidates.count, candidates.allSatisfy({ $0.providerId.lowercased() == name.lowercased() }) {
-            try store.setDefaultAccount(chosen.id, provider: chosen.providerId)
+            _ = try DefaultChoice(store: store).make(chosen.id)
             terminal.say("\(chosen.id) (\(TerminalText.inert(chosen.username))) remembered as the default for \(chosen.providerId) "
                          + "(change with `authdeck use`).\n")
         } else {

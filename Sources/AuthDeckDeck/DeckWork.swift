@@ -64,21 +64,20 @@ public struct DeckWork: Sendable {
         } catch { inbox.post(.failed("\(error)")) }
     }
 
-    /// Restores the last prune's accounts.
+    /// Restores every quarantined account, as `authdeck prune --undo` without names does.
     func undoPrune() {
         do { inbox.post(.restored(count: try pruning.restore(ids: nil).count)) } catch { inbox.post(.failed("\(error)")) }
     }
 
-    /// Makes `id` its provider's default account.
+    /// Makes `id` its provider's default account (`DefaultChoice`, as `authdeck use` does): the
+    /// status line says what the use case says.
     func makeDefault(_ id: String) {
         do {
-            guard let row = try store.accountRows(includeQuarantined: false).first(where: { $0.id == id }) else {
-                return inbox.post(.defaultSet(id: id, failure: "the account is gone"))
-            }
-            try store.setDefaultAccount(id, provider: row.providerId)
-            inbox.post(.defaultSet(id: id, failure: nil))
+            inbox.post(.defaultSet(id: id, said: try DefaultChoice(store: store).make(id).said, refused: false))
+        } catch let refused as DefaultChoice.Refused {
+            inbox.post(.defaultSet(id: id, said: refused.reason, refused: true))
         } catch {
-            inbox.post(.defaultSet(id: id, failure: "\(error)"))
+            inbox.post(.defaultSet(id: id, said: "\(error)", refused: true))
         }
     }
 
@@ -161,8 +160,10 @@ public struct DeckWork: Sendable {
     /// Signs `id` out through `SignOut`, as `authdeck logout` does: its default and (asked
     /// with `c`, for the provider's last account) its dynamic client registration go with it.
     func logout(_ id: String, clearRegistration: Bool) async {
-        guard let stored = try? store.account(id: id) else { return inbox.post(.loggedOut(id: id, failure: "the account is gone")) }
         do {
+            // A record edited without the key is said as the store says it (which names
+            // `logout --local`), not as "gone": it is there, and only that deletes it unopened.
+            guard let stored = try store.account(id: id) else { return inbox.post(.loggedOut(id: id, failure: "the account is gone")) }
             _ = try await SignOut(store: store, clock: clock).run(stored, wiring: wiring, config: config, clearRegistration: clearRegistration)
             inbox.post(.loggedOut(id: id, failure: nil))
         } catch let stopped as SignOut.Stopped {

@@ -47,7 +47,7 @@ public enum Keymap {
         Binding("filter", .filter, keys: [.char("/")], label: "/", help: "filter accounts (Esc clears)", inBar: true, short: "filter"),
         Binding("sort", .sort, keys: [.char("s")], label: "s", help: "sort by expiry, provider, name, last used", inBar: true, short: "sort"),
         Binding("prune", .prune, keys: [.char("p")], label: "p", help: "prune stale accounts (preview, then y)", inBar: true, short: "prune"),
-        Binding("undo", .undoPrune, keys: [.char("u")], label: "u", help: "undo the last prune (restore from quarantine)", inBar: false),
+        Binding("undo", .undoPrune, keys: [.char("u")], label: "u", help: "undo prunes: restore every account in the quarantine", inBar: false),
         Binding("add", .add, keys: [.char("a")], label: "a", help: "add an account: pick a provider, then sign in with its flow", inBar: false),
         Binding("logout", .logout, keys: [.char("d")], label: "d", help: "sign the selected account out (OAM, dynamic OIDC client: optionally clearing the registration)", inBar: false),
         Binding("use", .makeDefault, keys: [.char("*")], label: "*", help: "make the selected account its provider's default (authdeck use): the provider's id then stands for it", inBar: false),

@@ -20,8 +20,9 @@ public enum DeckAction: Equatable, Sendable {
     case pruned(count: Int)
     case restored(count: Int)
     case loggedOut(id: String, failure: String?)
-    /// `id` was made its provider's default (or the store refused: `failure`).
-    case defaultSet(id: String, failure: String?)
+    /// The deck's `*` on `id` answered: `said` follows the account's name (after a colon when
+    /// `refused`), in the words `authdeck use` prints.
+    case defaultSet(id: String, said: String, refused: Bool)
     case failed(String)
     case click(x: Int, y: Int)
     case resize(width: Int, height: Int)

@@ -35,7 +35,7 @@ public enum DeckReducer {
 
     /// A read of the selected account's rows when its recent events were not read: a snapshot
     /// reads them only for the account selected at the time, so a freshly opened deck (nothing
-    /// selected yet) and every row moved to showed none. Asked once per account until read;
+    /// selected yet) and every row moved to would show none. Asked once per account until read;
     /// not when a read of the store is already among `effects`.
     static func eventsWanted(_ state: inout DeckState, after effects: [DeckEffect]) -> [DeckEffect] {
         guard let row = state.selectedRow, !row.eventsRead else {
@@ -136,10 +136,8 @@ public enum DeckReducer {
         case .restored(let n):
             state.message = n == 0 ? "The quarantine is empty." : "Restored \(n) account\(n == 1 ? "" : "s")."
             return [.reload]
-        case let .defaultSet(id, failure):
-            let name = state.accountName(id)
-            let provider = state.rows.first { $0.id == id }?.providerId ?? ""
-            state.message = failure.map { "\(name): \($0)" } ?? "\(name) is now the default of \(provider): `\(provider)` stands for it."
+        case let .defaultSet(id, said, refused):
+            state.message = state.accountName(id) + (refused ? ": " : " ") + said
             return [.reload]
         case let .loggedOut(id, failure):
             state.busy.removeValue(forKey: id)
@@ -251,15 +249,13 @@ public enum DeckReducer {
             if items.isEmpty { state.message = "Nothing to prune." } else { state.modal = .prune(items) }
         case .undoPrune: return [.undoPrune]
         case .makeDefault:
+            // Whether it is the default already is the store's to say (`DefaultChoice`): the
+            // row's mark may be older than another terminal's `authdeck use`.
             guard let row = state.selectedRow else { return [] }
-            if row.isDefault {
-                state.message = "\(state.accountName(row.id)) is already the default of \(row.providerId)."
-                return []
-            }
             return [.makeDefault(id: row.id)]
         case .logout:
             if let row = state.selectedRow, row.holdsNothing {
-                // Nothing to revoke or delete: asking "sign out?" again promised what it cannot do.
+                // Nothing to revoke or delete: asking "sign out?" would promise what it cannot do.
                 state.message = "\(state.accountName(row.id)) holds no credentials to sign out; Enter signs it in"
                     + (row.keepsRegistration ? "." : ", p prunes it once it is stale.")
             } else if let row = state.selectedRow {

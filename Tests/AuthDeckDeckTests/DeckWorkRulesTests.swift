@@ -64,4 +64,16 @@ struct DeckWorkRulesTests {
         #expect(try store.defaultAccount(provider: "work") == nil)
         #expect(try store.defaultAccount(provider: "fb") == "fb/0000a004")
     }
+
+    /// `d` on a row edited without the key says what the store says (it names `logout --local`),
+    /// not "the account is gone", and deletes nothing.
+    @Test func theDecksSignOutOfAnEditedRowSaysSo() async throws {
+        let (work, store) = try setUp(RegisteredClientAdapter(ProviderProfile(id: "gl", kind: .oidc)))
+        let edit = try BinaryRunner(executable: "/usr/bin/sqlite3")
+            .run([dir.file("s.db"), "UPDATE accounts SET username = 'admin@contoso.com' WHERE id = 'work/0000a002'"])
+        try #require(edit.status == 0, "\(edit.stderr)")
+        await work.logout("work/0000a002", clearRegistration: false)
+        #expect(work.inbox.drain() == [.loggedOut(id: "work/0000a002", failure: "\(StoreError.accountTampered(accountId: "work/0000a002"))")])
+        #expect(try store.accountRows(includeQuarantined: true).contains { $0.id == "work/0000a002" })
+    }
 }

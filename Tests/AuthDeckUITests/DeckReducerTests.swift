@@ -286,4 +286,19 @@ import AuthDeckLook
         _ = DeckReducer.reduce(&s, .click(x: layout.tableX + 5, y: layout.firstRowY + 3))
         #expect(s.selectedID == s.visibleRows[3].id)
     }
+
+    /// `*` asks the store even on a row marked default: the mark is from the last read, and
+    /// another terminal's `authdeck use` may have moved the default since. The answer is shown
+    /// after the account's name, a refusal after a colon.
+    @Test func starAsksTheStoreAndSaysItsAnswer() throws {
+        var s = DeckTestState.make(width: 120, height: 40)
+        let row = try #require(s.selectedRow)
+        s.rows[s.rows.firstIndex { $0.id == row.id }!].isDefault = true
+        #expect(press(&s, .char("*")) == [.makeDefault(id: row.id)])
+        let name = s.accountName(row.id)
+        #expect(DeckReducer.reduce(&s, .defaultSet(id: row.id, said: "is now the default of \(row.providerId).", refused: false)) == [.reload])
+        #expect(s.message == "\(name) is now the default of \(row.providerId).")
+        _ = DeckReducer.reduce(&s, .defaultSet(id: row.id, said: "the account is gone", refused: true))
+        #expect(s.message == "\(name): the account is gone")
+    }
 }

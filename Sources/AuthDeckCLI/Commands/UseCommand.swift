@@ -1,6 +1,7 @@
 import ArgumentParser
 import AuthDeckCore
 import AuthDeckStore
+import AuthDeckApp
 
 /// `authdeck use ACCOUNT`: makes ACCOUNT its provider's default, so the provider's id stands for
 /// it wherever ACCOUNT is accepted (`authdeck token work` with two work accounts, a
@@ -33,16 +34,16 @@ struct UseCommand: AsyncParsableCommand {
     func run(in context: DeckContext) async throws {
         let output = context.output
         if let provider = clear {
-            guard let store = try context.openStoreIfPresent(), try store.defaultAccount(provider: provider) != nil else {
-                // A mistyped provider is an error, not "nothing to clear" (a provider gone from
-                // the config with a default still stored is cleared above).
-                let config = try context.loadConfig()
-                guard config.provider(provider) != nil else { throw CLIError.unknownProvider(provider, in: config) }
-                return output.raw("\(TerminalText.inert(provider)) has no default account.\n")
+            let store = try context.openStoreIfPresent()
+            var cleared: String?
+            if let store {
+                cleared = try DefaultChoice(store: store).clear(provider: provider, config: context.loadConfig)
+            } else {
+                // No store, so no default; a mistyped provider is still named as one.
+                try DefaultChoice.requireConfigured(provider, in: context.loadConfig())
             }
-            try store.setDefaultAccount(nil, provider: provider)
-            if json { return try output.json(try Self.defaults(store)) }
-            return output.raw("\(TerminalText.inert(provider)) has no default account now.\n")
+            if json { return try output.json(try store.map(Self.defaults) ?? []) }
+            return output.raw("\(TerminalText.inert(provider)) has no default account\(cleared == nil ? "" : " now").\n")
         }
         guard let account else {
             let shown = try context.openStoreIfPresent().map(Self.defaults) ?? []
@@ -59,10 +60,9 @@ struct UseCommand: AsyncParsableCommand {
         }
         let store = try context.openStore()
         let stored = try context.resolveAccount(account, in: store)
-        try store.setDefaultAccount(stored.account.id, provider: stored.account.providerId)
+        let made = try DefaultChoice(store: store).make(stored.account.id)
         if json { return try output.json(try Self.defaults(store)) }
-        output.raw("\(stored.account.id) (\(TerminalText.inert(stored.account.username))) is now the default of \(stored.account.providerId): "
-                   + "`\(stored.account.providerId)` stands for it.\n")
+        output.raw("\(made.accountId) (\(TerminalText.inert(stored.account.username))) \(made.said)\n")
     }
 
     /// Every provider's default account that is still in the store, by provider.
