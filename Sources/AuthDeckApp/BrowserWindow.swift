@@ -84,7 +84,7 @@ public struct BrowserWindow: Sendable {
             if Self.hasExited(pid) { return .closed }
             do {
                 if let result = try devtools.call("Storage.getCookies", before: min(deadline, Date().addingTimeInterval(5))) {
-                    let cookies = Self.cookies(result["cookies"] as? [[String: Any]] ?? [])
+                    let cookies = Self.cookies(result.array("cookies") ?? [])
                     let present = Set(cookies.filter { site.sends(cookieDomain: $0.domain) && !$0.value.exposedValue.isEmpty }.map(\.name))
                     if wanted.allSatisfy(present.contains) { return .signedIn(cookies) }
                 }
@@ -194,14 +194,17 @@ public struct BrowserWindow: Sendable {
     }
 
     /// The DevTools cookies (`Storage.getCookies`) as authdeck's: a session cookie has no expiry.
-    static func cookies(_ list: [[String: Any]]) -> [Cookie] {
-        list.compactMap { c in
-            guard let name = c["name"] as? String, let value = c["value"] as? String, let domain = c["domain"] as? String else { return nil }
-            let expires = (c["expires"] as? Double) ?? -1
-            let session = (c["session"] as? Bool) ?? (expires <= 0)
-            return Cookie(id: UUIDString.make(), name: name, value: Secret(value), domain: domain, path: c["path"] as? String ?? "/",
-                          expiresAt: session || expires <= 0 ? nil : Instant(secondsSinceEpoch: Int64(expires)),
-                          secure: c["secure"] as? Bool ?? false, httpOnly: c["httpOnly"] as? Bool ?? false)
+    /// An element that is not a cookie object is left out; an expiry beyond what a date can hold
+    /// is read as none (a session cookie) rather than trapping the conversion.
+    static func cookies(_ list: [JSONValue]) -> [Cookie] {
+        list.compactMap { element in
+            guard let c = element.object.map(JSONObject.init), let name = c.string("name"), let value = c.string("value"),
+                  let domain = c.string("domain") else { return nil }
+            let expires = c.fields["expires"]?.number?.double ?? -1
+            let at = c.bool("session") == true || expires <= 0 ? nil : Int64(exactly: expires.rounded(.down))
+            return Cookie(id: UUIDString.make(), name: name, value: Secret(value), domain: domain, path: c.string("path") ?? "/",
+                          expiresAt: at.map(Instant.init(secondsSinceEpoch:)), secure: c.bool("secure") ?? false,
+                          httpOnly: c.bool("httpOnly") ?? false)
         }
     }
 }

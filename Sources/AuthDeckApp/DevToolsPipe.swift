@@ -1,4 +1,5 @@
 import Foundation
+import AuthDeckOAuth
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,6 +10,8 @@ import Glibc
 /// Used on one thread only (the sign-in window's): commands are sent and their answers read
 /// there, with deadlines, so a browser that stops answering holds nothing up past them.
 /// Events the browser sends on its own are dropped as they are read, so they cannot pile up.
+/// Answers are read by `JSONParser` (strict, 512 levels, 16 MiB): a page the person visits
+/// chooses what its cookies hold, so the text is outside input like a provider's answer.
 final class DevToolsPipe {
     /// The browser closed its end: it exited, or the person closed its last window.
     struct Closed: Error {}
@@ -23,7 +26,7 @@ final class DevToolsPipe {
     private let output: Int32
     private let input: Int32
     private var pending: [UInt8] = []
-    private var answers: [Int: [String: Any]] = [:]
+    private var answers: [Int64: JSONObject] = [:]
     private var lastID = 0
     /// The most a message may hold; a browser's cookie list is far smaller.
     static let messageLimit = 16 << 20
@@ -61,14 +64,14 @@ final class DevToolsPipe {
 
     /// Sends `method` and waits for its answer until `deadline`: the result, or nil when the
     /// deadline came first. Throws `Closed` when the browser went away, `Refused` for an error.
-    func call(_ method: String, _ params: [String: Any] = [:], before deadline: Date) throws -> [String: Any]? {
+    func call(_ method: String, _ params: [String: Any] = [:], before deadline: Date) throws -> JSONObject? {
         let id = try send(method, params)
         while true {
-            if let answer = answers.removeValue(forKey: id) {
-                if let error = answer["error"] as? [String: Any] {
-                    throw Refused(method: method, message: error["message"] as? String ?? "an error")
+            if let answer = answers.removeValue(forKey: Int64(id)) {
+                if let error = answer.object("error") {
+                    throw Refused(method: method, message: error.string("message") ?? "an error")
                 }
-                return answer["result"] as? [String: Any] ?? [:]
+                return answer.object("result") ?? JSONObject([:])
             }
             guard try readAvailable(before: deadline) else { return nil }
         }
@@ -94,11 +97,9 @@ final class DevToolsPipe {
         }
         pending += buffer[0..<n]
         while let end = pending.firstIndex(of: 0) {
-            let message = Data(pending[..<end])
+            let message = Array(pending[..<end])
             pending.removeSubrange(...end)
-            if let object = try? JSONSerialization.jsonObject(with: message) as? [String: Any], let id = object["id"] as? Int {
-                answers[id] = object
-            }
+            if let object = JSONObject(bytes: message), let id = object.integer("id") { answers[id] = object }
         }
         if pending.count > Self.messageLimit { throw Closed() }
         return true

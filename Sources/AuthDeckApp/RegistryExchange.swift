@@ -1,6 +1,7 @@
 import Foundation
 import AuthDeckCore
 import AuthDeckHTTP
+import AuthDeckOAuth
 
 /// An Azure Container Registry's exchange: the account's Microsoft Entra token (for Azure
 /// Resource Manager) becomes a registry refresh token at `https://REGISTRY/oauth2/exchange`,
@@ -33,8 +34,7 @@ public struct RegistryExchange: Sendable {
         } catch let error as HTTPError {
             throw AuthFailure(error.isTransient ? .transient : .misconfigured, code: "http", remedy: "\(error); nothing was changed")
         }
-        guard response.status == 200, let json = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any],
-              let refresh = json["refresh_token"] as? String, !refresh.isEmpty else {
+        guard response.status == 200, let refresh = JSONObject(bytes: response.body)?.string("refresh_token"), !refresh.isEmpty else {
             let cls: ErrorClass = response.status == 429 || response.status >= 500 ? .transient : .misconfigured
             throw AuthFailure(cls, code: "http \(response.status)",
                               remedy: "\(registry) refused the token exchange (HTTP \(response.status)); the [[credential]] entry's account "

@@ -99,7 +99,7 @@ struct OAMRestService: Sendable {
     func call(_ operation: String, _ fields: [String: Any], secrets: Set<SecretKind>, what: String) async throws -> Issued {
         let body = try await send(operation, fields, secrets: secrets, what: what)
         var answer: [String: String] = [:]
-        for (k, v) in body { if let s = v as? String { answer[k.lowercased()] = s } }
+        for (k, v) in body.fields { if let s = v.string { answer[k.lowercased()] = s } }
         guard let raw = answer["x-idaas-rest-token-value"], !raw.isEmpty else {
             throw AuthFailure(.misconfigured, code: "no_token",
                               remedy: "the Mobile and Social server at \(settings.base) answered \(operation) without X-Idaas-Rest-Token-Value; check endpoints.base and options.service_domain of provider \"\(profileId)\"")
@@ -108,7 +108,9 @@ struct OAMRestService: Sendable {
         return Issued(token: Secret(token), principal: answer["x-idaas-rest-user-principal"])
     }
 
-    func send(_ operation: String, _ fields: [String: Any], secrets: Set<SecretKind>, what: String) async throws -> [String: Any] {
+    /// The answer's JSON object (empty when a 2xx body is not one: `call` then says which
+    /// field is missing).
+    func send(_ operation: String, _ fields: [String: Any], secrets: Set<SecretKind>, what: String) async throws -> JSONObject {
         let data = try JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])
         var request = HTTPRequest(method: "POST", url: settings.url(operation),
                                   headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("Accept", "application/json"),
@@ -124,7 +126,7 @@ struct OAMRestService: Sendable {
         let server = "the Mobile and Social server (\(settings.base))"
         switch response.status {
         case 200..<300:
-            return (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] ?? [:]
+            return JSONObject(bytes: response.body) ?? JSONObject([:])
         case 401, 403:
             throw AuthFailure(.needsInteraction, code: "refused", remedy: "\(server) refused \(what) (HTTP \(response.status))")
         case 429, 500...:
