@@ -63,7 +63,8 @@ public struct Refresh: Sendable {
         var wanted: [(account: Account, need: RenewalNeed)] = []
         for target in targets {
             let account = target.stored.account
-            // A provider gone from the config: said without the failure's code, as before.
+            // A provider gone from the config: its sentence alone, with no `[code]` after it,
+            // as it already names the provider and the ids that are configured.
             guard config.provider(account.providerId) != nil else {
                 results.append(Result(id: account.id, failure: (.misconfigured, ProviderWiring.unknownProvider(account.providerId, in: config))))
                 continue
@@ -92,8 +93,8 @@ public struct Refresh: Sendable {
 
     /// When what the renewal just issued expires: its access tokens (those obtained last; the
     /// first of them to expire), else the account's cookies. Not the latest expiry of anything
-    /// held — an account with another audience's token living an hour said "valid until" that
-    /// hour while the token just renewed lived 30 s. No skew margin for what the provider has
+    /// held — an account with another audience's token living an hour would say "valid until"
+    /// that hour while the token just renewed lives 30 s. No skew margin for what the provider has
     /// just issued (a token may live shorter than the margin).
     static func renewedUntil(_ credentials: Credentials, now: Instant) -> Instant? {
         guard let latest = credentials.accessTokens.map(\.obtainedAt).max() else {

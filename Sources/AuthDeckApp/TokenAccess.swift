@@ -54,8 +54,8 @@ public struct TokenAccess: Sendable {
     /// What a sign-in that landed in another tenant than its provider pins says: which tenant
     /// it got, which one is pinned, and what to do. Nil when the tenant is right.
     ///
-    /// Why: the same user approved again landed in the same wrong tenant, and the deck said
-    /// "Signed in prod/dev@fabrikam.com." beside a row still stale, with no hint why.
+    /// Why: the same user approving again lands in the same wrong tenant, and "Signed in
+    /// prod/dev@fabrikam.com." beside a row still stale gives no hint why.
     public static func signedInToOtherTenant(_ account: Account, config: DeckConfig) -> String? {
         guard let pinned = otherTenantPin(account, config: config) else { return nil }
         let provider = account.providerId

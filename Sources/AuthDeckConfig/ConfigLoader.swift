@@ -23,7 +23,7 @@ public enum ConfigLoader {
             }
             return DeckConfig(path: path, fileExists: false)
         }
-        // (It said "cannot read the file (permissions?)" for a directory.)
+        // Named before it is read: a directory fails the read as if permissions were wrong.
         guard !isDirectory.boolValue else {
             throw ConfigError(path: path, location: nil, problem: "a directory, not a config file: give the path of the file itself (config.toml)")
         }

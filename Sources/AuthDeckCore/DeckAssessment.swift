@@ -39,7 +39,7 @@ public struct DeckAssessment: Equatable, Sendable {
             var expiry = until ?? stored.credentials.lastExpiry
             // Expired inside the clock-skew margin (it cannot renew, so it is not "renew due"):
             // authdeck stopped presenting it `skew` before its expiry, and that is the time
-            // shown — "expired" beside "in 6s" said two things in `accounts`, JSON and the deck.
+            // shown: "expired" beside "in 6s" would say two things in `accounts`, JSON and the deck.
             // Not "expiring soon" with its countdown: `token` refuses it already, and a state
             // must say what `token` does.
             if case .expired = state, let lapse = expiry, lapse > now { expiry = lapse - statePolicy.clockSkew }

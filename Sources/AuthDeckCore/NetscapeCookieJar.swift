@@ -65,7 +65,7 @@ public enum NetscapeCookieJar {
     public static func parse(_ text: String, unfit: Unfit = .refuse, makeID: () -> String) throws -> [Cookie] {
         var cookies: [Cookie] = []
         // Lines end at LF alone, counted on scalars: as Characters, CR LF is one that is not
-        // "\n", and a jar with CRLF line ends was read as one long line.
+        // "\n", and a jar with CRLF line ends would read as one long line.
         for (index, raw) in text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             var line = Substring(String(String.UnicodeScalarView(raw)))
             if line.hasSuffix("\r") { line = line.dropLast() }

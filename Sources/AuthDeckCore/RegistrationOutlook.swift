@@ -1,6 +1,6 @@
 /// What a provider without a `client_id` will meet at its first sign-in, as `providers` says
-/// it before that sign-in: only `login` said an issuer without a `registration_endpoint` needs
-/// a client_id, while `providers` promised a registration that could not happen.
+/// it before that sign-in. Why one value: `providers` and `login` must agree, so `providers`
+/// never promises a registration an issuer without a `registration_endpoint` cannot make.
 public enum RegistrationOutlook: Sendable, Equatable {
     /// A configured client or a stored registration: nothing to register.
     case held

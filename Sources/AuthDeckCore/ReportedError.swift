@@ -30,7 +30,7 @@ extension AuthFailure: ReportedError {
     }
 
     /// The failure with its remedy led by `accountId`, unless it names the account already
-    /// (many remedies begin with it: "x: x holds no refresh token" was said twice).
+    /// (many remedies begin with it, and "x: x holds no refresh token" says it twice).
     public func naming(_ accountId: String) -> AuthFailure {
         guard !description.contains(accountId) else { return self }
         var named = self

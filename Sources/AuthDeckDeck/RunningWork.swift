@@ -4,8 +4,8 @@ import Synchronization
 /// The deck's background work that has not ended yet, so leaving can wait for it.
 ///
 /// Why: a renewal the provider has answered must be saved before the process ends — with
-/// rotating refresh tokens the old one is spent by then, and a deck that left at once lost the
-/// account — and the demo removes its store as soon as the deck closes.
+/// rotating refresh tokens the old one is spent by then, and a deck that left at once would
+/// lose the account — and the demo removes its store as soon as the deck closes.
 final class RunningWork: Sendable {
     /// Work under way by ticket, and the last ticket given.
     private let work = Mutex((running: [UInt64: String](), next: UInt64(0)))

@@ -47,8 +47,8 @@ struct AdminRoutes: Sendable {
 
     func handle(_ r: EmulatorRequest) async -> EmulatorResponse? {
         guard r.path.hasPrefix("/_admin/") else { return nil }
-        // A body that is not a JSON object is named, not read as {} (a form body such as
-        // user_code=…&username=… used to fail as "user_code … required").
+        // A body that is not a JSON object is named, not read as {}: read as {}, a form body
+        // such as user_code=…&username=… would fail as "user_code … required".
         guard let body = (try? JSONSerialization.jsonObject(with: r.body.isEmpty ? Data("{}".utf8) : r.body)) as? [String: Any] else {
             return .json(400, ["error": "the body must be a JSON object, such as {\"user_code\":\"ABCD-1234\",\"username\":\"taro@contoso.com\"} "
                                 + "(send it with Content-Type: application/json); this one is not"])

@@ -156,7 +156,7 @@ public struct ClientRegistration: Sendable {
     /// The most bytes a registration answer's field may carry (`grant_types` counted whole).
     ///
     /// Why a cap: what is kept is sealed and then sent with every sign-in, renewal and
-    /// revocation. A 900 KB `client_id` was sealed, and every later sign-in failed as a
+    /// revocation. A 900 KB `client_id`, once sealed, makes every later sign-in fail as a
     /// "network" error (libcurl out of memory) with no way out but editing the store. Real
     /// servers answer with ids, secrets and tokens of tens of bytes to a few hundred.
     public static let fieldLimit = 4096

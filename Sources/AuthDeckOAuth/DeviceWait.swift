@@ -3,9 +3,9 @@ import AuthDeckCore
 /// How long a device sign-in waits for the person: until `--timeout` runs out, or the code
 /// expires, whichever comes first.
 ///
-/// Why one type: RFC 8628's poll and Facebook's device login both waited for the code's full
-/// lifetime (15 minutes) whatever `--timeout` said; each now sleeps only until the earlier of
-/// the two and says which one ended the wait.
+/// Why one type: RFC 8628's poll and Facebook's device login both wait, and each must honour
+/// `--timeout` as well as the code's lifetime (15 minutes): one type sleeps only until the
+/// earlier of the two and says which one ended the wait.
 public struct DeviceWait: Sendable {
     /// When to stop waiting for the person (nil: only the code's expiry counts).
     public let giveUpAt: Instant?

@@ -99,7 +99,7 @@ public struct TokenEndpoint: Sendable {
     /// may have reached the provider (no answer in time, the connection lost while waiting) —
     /// authdeck keeps every credential — but not "nothing was changed": a provider that rotates
     /// refresh tokens may have spent this one (a renewal stopped with Ctrl-Z past the timeout
-    /// said so while its account was already dead).
+    /// would say so while its account is already dead).
     static func failure(for error: HTTPError, grant: Grant) -> AuthFailure {
         if case .refused(let refusal) = error {
             return AuthFailure(refusal.errorClass, code: refusal.code, remedy: refusal.description)

@@ -138,7 +138,7 @@ struct RenewalRun {
         // The provider answered with a new refresh token and the answer then failed (an
         // id_token refused, its keys not fetched): the old token is spent, so the new one is
         // kept — every later renewal checks its own answer again — and the failure recorded
-        // beside it. Dropped, a one-use provider's account was lost.
+        // beside it. Dropped, a one-use provider's account would be lost.
         if let early {
             let kept = DeckEvent(at: clock.now(), kind: .refreshed, accountId: account.id, providerId: account.providerId,
                                  detail: "refresh token rotated to generation \(early.refreshToken?.generation ?? 0); the rest of the answer was not used")

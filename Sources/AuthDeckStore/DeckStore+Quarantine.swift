@@ -15,7 +15,7 @@ extension DeckStore {
                            stillStale: ([StoredAccount]) -> [PruneCandidate]) throws -> [PruneCandidate] {
         try write { db in
             // Every unquarantined account in one pass (summaries, listing order), not one group
-            // query per candidate: a prune of 100,000 accounts took 52 s that way, and the
+            // query per candidate: a prune of 100,000 accounts takes 52 s that way, and the
             // verdicts (duplicates, wrong tenants) depend on the whole set anyway.
             let current = try accounts(db, includeQuarantined: false, openSecrets: false)
             let found = stillStale(current)

@@ -123,7 +123,7 @@ struct JSONWriter {
     }
 
     /// Closes a container; an empty one is written `[]` / `{}` (JSONEncoder's blank line
-    /// inside an empty array broke scripts that test for `[]`).
+    /// inside an empty array breaks scripts that test for `[]`).
     private mutating func end(_ close: UInt8) {
         let bit: UInt64 = 1 << UInt64(depth & 63)
         let empty = emptyAt & bit != 0

@@ -203,8 +203,8 @@ public struct OIDCAdapter: ProviderAdapter {
     }
 
     public func renew(_ stored: StoredAccount, scopes wanted: [String], hearing: RotationHearing?) async throws -> Credentials {
-        // Said without the network: offline, it read as a connection error (exit 4) though
-        // no answer could give the account the refresh token it lacks.
+        // Said without the network: offline, it would read as a connection error (exit 4)
+        // though no answer can give the account the refresh token it lacks.
         if stored.credentials.extras["grant"]?.exposedValue != "client_credentials", stored.credentials.refreshToken == nil {
             throw FlowRunner.noRefreshToken(profileId: profile.id)
         }

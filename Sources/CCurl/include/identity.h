@@ -1,7 +1,7 @@
 /* Checks a client certificate for mutual TLS the way libcurl's OpenSSL will read it.
  *
- * Why: a bundle that cannot be opened (wrong password, key of another certificate) used to
- * be stored silently and fail only at request time, worded as a server refusal. libcrypto
+ * Why: a bundle that cannot be opened (wrong password, key of another certificate) would
+ * otherwise be stored silently and fail only at request time, worded as a server refusal. libcrypto
  * is dlopen()ed like libcurl (it is the library libcurl itself uses), so nothing new is linked.
  */
 #ifndef AUTHDECK_IDENTITY_H
