@@ -136,11 +136,13 @@ package.targets.append(contentsOf: [
     ], exclude: ["Snapshots"], swiftSettings: strict),
     .testTarget(name: "AuthDeckProvidersTests", dependencies: [
         "AuthDeckProviders", "AuthDeckPlatform", "AuthDeckStore", "AuthDeckCore", "AuthDeckTestSupport",
+        "AuthDeckHTTP",  // the scripted network an adapter is given
         .product(name: "GRDB", package: "GRDB.swift"),  // a trigger that stops the clock at a commit
     ], swiftSettings: strict),
     .testTarget(name: "AuthDeckAppTests", dependencies: [
         "AuthDeckApp", "AuthDeckCore", "AuthDeckConfig", "AuthDeckStore", "AuthDeckPlatform", "AuthDeckProviders", "AuthDeckTestSupport",
         "AuthDeckHTTP",  // the requests a use case sent over a scripted network, and the browser it opened
+        "AuthDeckOAuth",  // the JSON a use case's answer is read with
     ], swiftSettings: strict),
     // The commands in-process (`run(in:)` with a context of the test's own) and the executable's
     // own types (its JSON writer), through @testable import.
