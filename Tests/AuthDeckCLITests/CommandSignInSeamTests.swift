@@ -15,16 +15,7 @@ struct CommandSignInSeamTests {
 
     /// The fixture's providers and a Facebook one whose device flow only the scripted network answers.
     func config() throws -> DeckConfig {
-        try seam.config(DeckFixture.configTOML + """
-
-            [[provider]]
-            id = "meta"
-            kind = "facebook"
-            client_id = "1234567890"
-            flow = "device"
-            endpoints = { graph = "https://graph.test" }
-            options = { client_token = "client-token-Zq8" }
-            """)
+        try seam.config(DeckFixture.configTOML + DeckFixture.scriptedFacebookTOML)
     }
 
     func graph() -> ScriptedHTTPClient {
