@@ -35,7 +35,7 @@ enum AuthDeckMain {
                 case .bare: break
                 }
             }
-            if BashCompletionScript.isRequested(Array(args)) { return print(BashCompletionScript.text()) }
+            if BashCompletionScript.isRequested(Array(args)) { return StandardStreams().raw(BashCompletionScript.text() + "\n") }
             if let mistyped = CommandSuggestion.check(Array(args)) { throw mistyped }
             var command = try AuthDeckCommand.parseAsRoot()
             if var async = command as? AsyncParsableCommand {

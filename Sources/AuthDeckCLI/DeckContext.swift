@@ -10,7 +10,7 @@ import AuthDeckApp
 /// config on demand, and hands out the clock. Commands get everything from here.
 ///
 /// Its ports — the process environment (which names the store and config), the config, the
-/// clock, the network and the browser (`NetworkPorts`), the adapters and the output — are the
+/// clock, the network and the browser (`NetworkPorts`), the adapters, the input and the output — are the
 /// process's own unless given, as gh's factory hands a command its IO, config and HTTP client,
 /// so a command that takes its context (`run(in:)`) is tested in-process.
 struct DeckContext: Sendable {
@@ -23,6 +23,8 @@ struct DeckContext: Sendable {
     let clock: any WallClock
     /// Where the command's words go.
     let output: any CommandOutput
+    /// What the command is given on standard input.
+    let input: any CommandInput
     /// Builds provider adapters; nil: the real ones over `network` (`ProviderWiring`).
     let adapters: ProviderWiring.AdapterFactory?
     /// `--no-input`: an ambiguous ACCOUNT is never asked about, whatever the terminal.
@@ -39,7 +41,7 @@ struct DeckContext: Sendable {
 
     init(storeFlag: String?, configFlag: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
          clock: (any WallClock)? = nil, output: any CommandOutput = StandardStreams(), adapters: ProviderWiring.AdapterFactory? = nil,
-         network: NetworkPorts = NetworkPorts(), config: DeckConfig? = nil) {
+         network: NetworkPorts = NetworkPorts(), config: DeckConfig? = nil, input: any CommandInput = ProcessInput()) {
         self.environment = environment
         self.location = StoreLocation.resolve(storeFlag: storeFlag, environment: environment)
         self.storeExplicit = storeFlag != nil || !(environment["AUTHDECK_STORE"] ?? "").isEmpty
@@ -48,6 +50,7 @@ struct DeckContext: Sendable {
         self.configExplicit = resolved.explicit
         self.clock = clock ?? Self.clock(environment)
         self.output = output
+        self.input = input
         self.adapters = adapters
         self.network = network
         self.config = config

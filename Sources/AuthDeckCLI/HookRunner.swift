@@ -13,6 +13,8 @@ import Glibc
 /// never a token, cookie, password or client secret (`environment` is a `ChildEnvironment`).
 struct HookRunner: HookSink {
     let environment: [String: String]
+    /// Where a hook that failed is said (`watch`'s stderr).
+    let output: any CommandOutput
     let timeout: Double = 30
 
     /// Runs `command` and waits for it; returns its status (nil when it could not start or was killed for time).
@@ -29,18 +31,18 @@ struct HookRunner: HookSink {
         do {
             child = try ChildProcess.spawn(["/bin/sh", "-c", command], environment: env, stdinNull: true)
         } catch {
-            Output.warning("hook for \(event) could not start: \(error)")
+            output.warning("hook for \(event) could not start: \(error)")
             return nil
         }
         let pid = child.pid
         let watchdog = Task {
             try await Task.sleep(nanoseconds: UInt64(timeout * 1e9))
             kill(pid, SIGKILL)
-            Output.warning("hook for \(event) ran longer than \(Int(timeout)) s and was stopped")
+            output.warning("hook for \(event) ran longer than \(Int(timeout)) s and was stopped")
         }
         let status = await child.wait()
         watchdog.cancel()
-        if status != 0 { Output.warning("hook for \(event) (\(account.id)) exited with status \(status)") }
+        if status != 0 { output.warning("hook for \(event) (\(account.id)) exited with status \(status)") }
         return status
     }
 }

@@ -18,6 +18,19 @@ public struct DeckFixture: Sendable {
     public static let prodTenant = "72f988bf-86f1-41af-91ab-2d7cd011db47"
     public static let devTenant = "0d2b2a6e-3c1f-4a43-9b1e-5a6c7d8e9f00"
 
+    /// A Facebook provider `meta` that signs in by device code at `https://graph.test`, which
+    /// only a scripted network answers; appended to `configTOML` by sign-in tests.
+    public static let scriptedFacebookTOML = """
+
+        [[provider]]
+        id = "meta"
+        kind = "facebook"
+        client_id = "1234567890"
+        flow = "device"
+        endpoints = { graph = "https://graph.test" }
+        options = { client_token = "client-token-Zq8" }
+        """
+
     /// The providers the fixture's accounts belong to, as config.toml text. The Azure AD
     /// providers point at a closed local port, so renewals fail fast and offline.
     public static let configTOML = """

@@ -19,16 +19,7 @@ struct CommandLineSignInTests {
 
     func signIn(_ http: ScriptedHTTPClient) throws -> (CommandLineSignIn, DeckStore) {
         let store = try DeckStore.open(StoreLocation(databasePath: dir.file("s.db"), keyFilePath: dir.file("k")), clock: clock)
-        let config = try ConfigLoader.parse(DeckFixture.configTOML + """
-
-            [[provider]]
-            id = "meta"
-            kind = "facebook"
-            client_id = "1234567890"
-            flow = "device"
-            endpoints = { graph = "https://graph.test" }
-            options = { client_token = "client-token-Zq8" }
-            """, path: dir.file("config.toml"))
+        let config = try ConfigLoader.parse(DeckFixture.configTOML + DeckFixture.scriptedFacebookTOML, path: dir.file("config.toml"))
         return (CommandLineSignIn(wiring: ProviderWiring(store: store, clock: clock, environment: [:], http: http), config: config), store)
     }
 

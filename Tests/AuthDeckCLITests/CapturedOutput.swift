@@ -10,6 +10,5 @@ final class CapturedOutput: CommandOutput {
     var err: String { text.withLock { $0.err } }
     func raw(_ t: String) { text.withLock { $0.out += Array(t.utf8) } }
     func bytes(_ buffer: UnsafeRawBufferPointer) { text.withLock { $0.out += Array(buffer) } }
-    func note(_ message: String) { text.withLock { $0.err += message + "\n" } }
-    func warning(_ message: String) { text.withLock { $0.err += "authdeck: warning: " + message + "\n" } }
+    func stderr(_ t: String) { text.withLock { $0.err += t } }
 }

@@ -3,6 +3,7 @@ import Foundation
 import ArgumentParser
 import AuthDeckCore
 import AuthDeckStore
+import AuthDeckPlatform
 import AuthDeckHTTP
 import AuthDeckTestSupport
 @testable import AuthDeckCLI
@@ -108,5 +109,30 @@ struct CommandNetworkSeamTests {
         #expect(exit?.rawValue == ExitStatus.transient)
         #expect(failed.err == "authdeck: https://api.test/me answered HTTP 500; \(file) was left as it was\n", "\(failed.err)")
         #expect(try String(contentsOfFile: file, encoding: .utf8) == "{\"me\":1}")
+    }
+
+    /// `watch --once --json` renews what is due over the given network, runs the `on_renewed`
+    /// hook (its failure a warning through the command's output) and prints the pass's outcomes.
+    @Test func watchOnceRenewsWhatIsDueAndRunsTheHook() async throws {
+        let store = try seam.seed()
+        let http = ScriptedHTTPClient()
+        http.on("POST", SeamHome.workTokenURL) { _ in ScriptedHTTPClient.json(200, Self.renewed) }
+        let heard = seam.home.file("hook.log")
+        let config = try seam.config(SeamHome.scriptedAzureTOML + """
+
+            [hooks]
+            on_renewed = "echo \\"$AUTHDECK_EVENT $AUTHDECK_ACCOUNT\\" >> \(heard); exit 3"
+            """)
+        let output = CapturedOutput()
+        try await WatchCommand.parse(["--once", "--json"]).run(in: seam.context(output, http: http, config: config))
+        let json = try #require(JSONSerialization.jsonObject(with: Data(output.out.utf8)) as? [String: Any], "\(output.out)\(output.err)")
+        let outcomes = try #require(json["accounts"] as? [[String: Any]])
+        let hanako = try #require(outcomes.first { $0["account"] as? String == "work/0000a003" }, "\(outcomes)")
+        #expect(hanako["outcome"] as? String == "renewed" && hanako["expires_at"] as? String == (seam.clock.now() + .hours(1)).iso8601)
+        #expect(try store.account(id: "work/0000a003")?.credentials.refreshToken?.value.exposedValue == "rt-renewed-Zq8")
+        #expect(try String(contentsOfFile: heard, encoding: .utf8).contains("renewed work/0000a003\n"))
+        let location = StoreLocation.resolve(storeFlag: nil, environment: seam.environment)
+        #expect(output.err.contains("authdeck watch: watching \(location.databasePath)\n"), "\(output.err)")
+        #expect(output.err.contains("authdeck: warning: hook for renewed (work/0000a003) exited with status 3\n"), "\(output.err)")
     }
 }

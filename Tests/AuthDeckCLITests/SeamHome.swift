@@ -36,11 +36,14 @@ struct SeamHome {
         try ConfigLoader.parse(text, path: home.file("given.toml"))
     }
 
+    /// The context a command runs in here; `stdin` is what it reads as its input, `variables`
+    /// are set in its environment over the home's own.
     func context(_ output: CapturedOutput, http: (any HTTPClient)? = nil, browser: (any URLOpening)? = nil, config: DeckConfig? = nil,
-                 adapter: (any ProviderAdapter)? = nil) -> DeckContext {
+                 adapter: (any ProviderAdapter)? = nil, stdin: String = "", variables: [String: String] = [:]) -> DeckContext {
         var adapters: ProviderWiring.AdapterFactory?
         if let adapter { adapters = { _, _, _ in adapter } }
-        return DeckContext(storeFlag: nil, configFlag: nil, environment: environment, clock: clock, output: output, adapters: adapters,
-                           network: NetworkPorts(http: http, browser: browser), config: config)
+        return DeckContext(storeFlag: nil, configFlag: nil, environment: environment.merging(variables) { _, given in given }, clock: clock,
+                           output: output, adapters: adapters, network: NetworkPorts(http: http, browser: browser), config: config,
+                           input: GivenInput(stdin))
     }
 }

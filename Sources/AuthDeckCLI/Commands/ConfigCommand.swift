@@ -38,7 +38,11 @@ struct ConfigImportURLCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let context = DeckContext(global)
+        try await run(in: DeckContext(global))
+    }
+
+    /// The command with its ports given (`DeckContext`): what `run` does, and what tests call.
+    func run(in context: DeckContext) async throws {
         let parsed: OAMConfigURL
         do { parsed = try OAMConfigURL.parse(url) } catch let e as OAMConfigURL.ParseError {
             throw CLIError.failure("configuration URL: \(e.description); nothing was written")
@@ -50,18 +54,18 @@ struct ConfigImportURLCommand: AsyncParsableCommand {
             profile.clientId = clientId
         }
         try ConfigWriter.append(profile, to: context.configPath, home: XDG.home(context.environment))
-        for line in parsed.internationalHosts { Output.note(line) }
-        if !parsed.ignored.isEmpty { Output.note("Ignored (not on the allow-list): \(parsed.ignored.map(TerminalText.inert).joined(separator: ", "))") }
+        for line in parsed.internationalHosts { context.output.note(line) }
+        if !parsed.ignored.isEmpty { context.output.note("Ignored (not on the allow-list): \(parsed.ignored.map(TerminalText.inert).joined(separator: ", "))") }
         // Only the OAuth server type needs one: Mobile and Social REST signs in with the password alone.
         let missing = profile.clientId == nil && profile.options["server_type"] != "mobile-social"
             ? "The URL names no OAuthClientID: set client_id for \"\(id)\" in \(context.configPath) (a commented line marks it) before the first sign-in, or import again with --client-id."
             : nil
         if json {
-            return try Output.json(ImportedJSON(id: id, kind: profile.kind.rawValue, client_id: profile.clientId, scopes: profile.scopes,
-                                                endpoints: profile.endpoints, options: profile.options, config: context.configPath,
-                                                ignored: parsed.ignored, notes: missing.map { [$0] } ?? []))
+            return try context.output.json(ImportedJSON(id: id, kind: profile.kind.rawValue, client_id: profile.clientId, scopes: profile.scopes,
+                                                        endpoints: profile.endpoints, options: profile.options, config: context.configPath,
+                                                        ignored: parsed.ignored, notes: missing.map { [$0] } ?? []))
         }
-        Output.raw("Added provider \"\(id)\" (kind oam) to \(context.configPath).\n")
-        if let missing { Output.note(missing) }
+        context.output.raw("Added provider \"\(id)\" (kind oam) to \(context.configPath).\n")
+        if let missing { context.output.note(missing) }
     }
 }

@@ -18,7 +18,12 @@ struct DeckCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Start with this theme.") var theme: String?
 
     func run() async throws {
-        try await Self.open(DeckContext(global), theme: theme)
+        try await run(in: DeckContext(global))
+    }
+
+    /// The command with its ports given (`DeckContext`): what `run` does.
+    func run(in context: DeckContext) async throws {
+        try await Self.open(context, theme: theme)
     }
 
     /// The deck itself (what `run` and `FastArguments` both call). Async, as `run` is, so it
@@ -47,10 +52,11 @@ struct DeckCommand: AsyncParsableCommand {
         // After the theme is known good: a mistyped --theme creates no store.
         let store = try context.openStore(creating: true)
         let firstRead = FirstRead(store) { try DeckWork.load(store: store, config: config, now: context.clock.now(), selected: nil) }
-        let (wiring, environment, note, ascii) = (context.wiring(store), context.environment, catalog.note, !TerminalProbe.localeIsUTF8())
+        let (wiring, environment, note, ascii, output) = (context.wiring(store), context.environment, catalog.note, !TerminalProbe.localeIsUTF8(),
+                                                   context.output)
         let signal = await MainActor.run { [themes] in
             let runtime = DeckRuntime(wiring: wiring, config: config, environment: environment, themes: themes,
-                                      ascii: ascii, notify: { Output.stderr($0) })
+                                      ascii: ascii, notify: { output.stderr($0) })
             if let note { runtime.state.message = note }
             return runtime.run(screen: CursesScreen(color: !noColor), firstRead: firstRead)
         }

@@ -37,6 +37,12 @@ struct DemoCommand: AsyncParsableCommand {
     static let demoUsers = "taro@contoso.com:taro-pass-123 jiro@contoso.com:jiro-pass-123 hanako@contoso.com:hanako-pass-123 dev@fabrikam.com:dev-pass-123"
 
     func run() async throws {
+        try await run(in: DeckContext(storeFlag: nil, configFlag: nil))
+    }
+
+    /// The command with its ports given (`DeckContext`): what `run` does. The demo's own
+    /// context is derived from it, pointed at the demo's store, key and config.
+    func run(in given: DeckContext) async throws {
         guard seedOnly || TerminalProbe.isInteractive else { throw CLIError.usage("the demo needs a terminal (or --seed-only)") }
         let tmp = FileManager.default.temporaryDirectory.path
         DemoDirectory.sweep(in: tmp)
@@ -59,20 +65,21 @@ struct DemoCommand: AsyncParsableCommand {
                 try? FileManager.default.removeItem(atPath: dir)
             }
         }
-        var env = ProcessInfo.processInfo.environment
+        var env = given.environment
         env["AUTHDECK_STORE"] = dir + "/authdeck.db"
         env["AUTHDECK_KEY_FILE"] = dir + "/key"
         env["AUTHDECK_CONFIG"] = dir + "/config.toml"
         env["BROWSER"] = nil
         env["AUTHDECK_DEMO_OAM_SECRET"] = "oam-secret"  // the emulator's OAM client secret, not a real one
-        let context = DeckContext(try GlobalOptions.parse([]), environment: env)
+        let context = DeckContext(storeFlag: nil, configFlag: nil, environment: env, clock: given.clock, output: given.output,
+                                  adapters: given.adapters, network: given.network, input: given.input)
         let config: DeckConfig, store: DeckStore
         do {
             try ConfigWriter.write(DemoEmulator.config(idp.url) + registry.credentialTOML, to: dir + "/config.toml")
             try registry.prepareDocker()
             config = try context.loadConfig()
             store = try context.openStore(creating: true)
-            Output.stderr("authdeck demo: emulator at \(idp.url); signing the demo accounts in…\n")
+            context.output.stderr("authdeck demo: emulator at \(idp.url); signing the demo accounts in…\n")
             try await DemoSeed(wiring: context.wiring(store), config: config, admin: EmulatorAdmin(url: idp.url)).run()
         } catch {
             // Even with --seed-only, a demo that could not be set up leaves nothing behind.
@@ -85,7 +92,7 @@ struct DemoCommand: AsyncParsableCommand {
             // variable (without it `providers` says "not ready"), the users, and how to
             // approve a device code, since nothing approves them after this command; the
             // registry and the lines that try it with docker.
-            Output.raw("""
+            context.output.raw("""
                 store \(dir)/authdeck.db
                 config \(dir)/config.toml
                 key \(dir)/key
@@ -103,12 +110,12 @@ struct DemoCommand: AsyncParsableCommand {
         let approver = Task.detached { await idp.approveDeviceCodes(after: 3, polls: 2, as: signingIn) }
         defer { approver.cancel() }
         let firstRead = FirstRead(store) { try DeckWork.load(store: store, config: config, now: context.clock.now(), selected: nil) }
-        let (wiring, environment, themes, ascii) = (context.wiring(store), context.environment, ThemeCatalog.load(environment: env).themes,
-                                                    !TerminalProbe.localeIsUTF8())
+        let (wiring, environment, themes, ascii, output) = (context.wiring(store), context.environment, ThemeCatalog.load(environment: env).themes,
+                                                            !TerminalProbe.localeIsUTF8(), context.output)
         let color = (env["NO_COLOR"] ?? "").isEmpty
         let signal = await MainActor.run {
             let runtime = DeckRuntime(wiring: wiring, config: config, environment: environment, themes: themes, ascii: ascii,
-                                      notify: { Output.stderr($0) }) { id, prompt in
+                                      notify: { output.stderr($0) }) { id, prompt in
                 guard case .deviceCode(let code, _, _, _, _) = prompt,
                       let username = try? store.accountRows(includeQuarantined: true).first(where: { $0.id == id })?.username else { return }
                 signingIn.record(code: code, username: username)

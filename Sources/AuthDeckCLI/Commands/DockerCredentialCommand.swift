@@ -25,14 +25,18 @@ struct DockerCredentialCommand: AsyncParsableCommand {
     @Argument(help: "get, store, erase or list (docker passes it).") var operation: String
 
     func run() async throws {
-        let input = String(decoding: FileHandle.standardInput.readDataToEndOfFile().prefix(64 << 10), as: UTF8.self)
-        let context = DeckContext(global)
+        try await run(in: DeckContext(global))
+    }
+
+    /// The command with its ports given (`DeckContext`): what `run` does, and what tests call.
+    func run(in context: DeckContext) async throws {
+        let input = String(decoding: context.input.readToEnd().prefix(64 << 10), as: UTF8.self)
         switch operation {
         case "store", "erase": return
         case "list":
             let routes = try context.loadConfig().credentials.filter(\.isDockers)
             let list = Dictionary(routes.map { ($0.hostAndPort, $0.isACR ? RegistryRoutesUser.acr : ($0.username ?? $0.account)) }) { a, _ in a }
-            return Output.raw(String(decoding: try JSONSerialization.data(withJSONObject: list, options: [.sortedKeys]), as: UTF8.self) + "\n")
+            return context.output.raw(String(decoding: try JSONSerialization.data(withJSONObject: list, options: [.sortedKeys]), as: UTF8.self) + "\n")
         case "get": break
         default: throw CLIError.usage("docker-credential takes get, store, erase or list (found \"\(TerminalText.inert(operation))\")")
         }
@@ -42,7 +46,7 @@ struct DockerCredentialCommand: AsyncParsableCommand {
         let config = try context.loadConfig()
         guard let route = config.credentials.filter({ $0.isDockers && $0.hostAndPort == host }).max(by: { $0.url.count < $1.url.count }) else {
             // What docker's helpers say when they hold nothing for the registry.
-            Output.raw("credentials not found in native keychain\n")
+            context.output.raw("credentials not found in native keychain\n")
             throw ExitCode(1)
         }
         // The entry's own URL too: `url = "http://…"` named over plain http gives docker nothing.
@@ -67,7 +71,7 @@ struct DockerCredentialCommand: AsyncParsableCommand {
         } else {
             (answer["Username"], answer["Secret"]) = (username, token.value.exposedValue)
         }
-        Output.raw(String(decoding: try JSONSerialization.data(withJSONObject: answer, options: [.sortedKeys, .withoutEscapingSlashes]), as: UTF8.self) + "\n")
+        context.output.raw(String(decoding: try JSONSerialization.data(withJSONObject: answer, options: [.sortedKeys, .withoutEscapingSlashes]), as: UTF8.self) + "\n")
     }
 }
 

@@ -67,7 +67,11 @@ struct ExecCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let context = DeckContext(global)
+        try await run(in: DeckContext(global))
+    }
+
+    /// The command with its ports given (`DeckContext`): what `run` does, and what tests call.
+    func run(in context: DeckContext) async throws {
         let config = try context.loadConfig()
         let store = try context.openStore()
         var variables: [String: String] = [:]
@@ -123,7 +127,7 @@ struct ExecCommand: AsyncParsableCommand {
     /// The account renewed so that it outlives its provider's `renew_before` (`FreshCredentials`).
     func fresh(_ stored: StoredAccount, context: DeckContext, config: DeckConfig, store: DeckStore) async throws -> StoredAccount {
         let (fresh, warning) = try await FreshCredentials(wiring: context.wiring(store), config: config).run(stored, scopes: scope)
-        if let warning { Output.warning(warning) }
+        if let warning { context.output.warning(warning) }
         return fresh
     }
 

@@ -31,24 +31,28 @@ struct GitCredentialCommand: AsyncParsableCommand {
     @Argument(help: "get, store or erase (git passes it).") var operation: String
 
     func run() async throws {
-        let request = GitCredentialRequest.read(from: FileHandle.standardInput.readDataToEndOfFile())
+        try await run(in: DeckContext(global))
+    }
+
+    /// The command with its ports given (`DeckContext`): what `run` does, and what tests call.
+    func run(in context: DeckContext) async throws {
+        let request = GitCredentialRequest.read(from: context.input.readToEnd())
         guard operation == "get" else {
             guard ["store", "erase"].contains(operation) else { throw CLIError.usage("git-credential takes get, store or erase (found \"\(TerminalText.inert(operation))\")") }
             return
         }
         guard let url = request.url else { return }
         guard !CredentialRoute.climbs(url) else {
-            return Output.error("git-credential for \(TerminalText.inert(url)): the path holds a dot segment (`.` or `..`, perhaps percent-encoded), which may climb out of the [[credential]] url it starts with; nothing was given to git")
+            return context.output.error("git-credential for \(TerminalText.inert(url)): the path holds a dot segment (`.` or `..`, perhaps percent-encoded), which may climb out of the [[credential]] url it starts with; nothing was given to git")
         }
         NetworkWarmup.beginIfDue()
-        let context = DeckContext(global)
         // Taken before the file is read, so an edit in between makes the front's record stale.
         let configIdentity = ConfigFileIdentity.of(path: context.configPath)
         let config = try context.loadConfig()
         guard let route = CredentialRoute.route(for: url, in: config.credentials.filter { !$0.isDockers }) else { return }
         // git sends the token where it asked for it: held to the one decision like every sender.
         if let refusal = SecretDestination.refusal(.accessToken, to: url) {
-            return Output.error("git-credential for \(TerminalText.inert(url)): \(refusal); nothing was given to git")
+            return context.output.error("git-credential for \(TerminalText.inert(url)): \(refusal); nothing was given to git")
         }
         do {
             let (token, username) = try await RoutedToken(context: context, config: config, configIdentity: configIdentity,
@@ -56,13 +60,13 @@ struct GitCredentialCommand: AsyncParsableCommand {
             // git reads `key=value` lines: a username (a provider's claim, or config) holding a
             // line break or NUL would add attributes of its own (`url=`, `password=`) to the answer.
             guard let answer = GitCredentialRequest.answer(username: username, token: token.value.exposedValue, expiresAt: token.expiresAt) else {
-                return Output.error("git-credential for \(TerminalText.inert(url)): the username or token holds a line break; nothing was given to git")
+                return context.output.error("git-credential for \(TerminalText.inert(url)): the username or token holds a line break; nothing was given to git")
             }
-            Output.raw(answer)
+            context.output.raw(answer)
         } catch let error as ReportedError where error is CLIError || error is AuthFailure || error is TokenAccess.NeedsSignIn {
             // Nothing for git to use: it goes on to its next helper or its own prompt. (A store
             // that cannot be read is authdeck's own failure: reported as such, exit 1.)
-            Output.error("git-credential for \(TerminalText.inert(url)): \(error.sentence)")
+            context.output.error("git-credential for \(TerminalText.inert(url)): \(error.sentence)")
         }
     }
 }

@@ -17,7 +17,11 @@ struct ImportCertCommand: AsyncParsableCommand {
     var passwordFile: String?
 
     func run() async throws {
-        let context = DeckContext(global)
+        try await run(in: DeckContext(global))
+    }
+
+    /// The command with its ports given (`DeckContext`): what `run` does, and what tests call.
+    func run(in context: DeckContext) async throws {
         let config = try context.loadConfig()
         guard config.provider(provider) != nil else { throw CLIError.unknownProvider(provider, in: config) }
         let certificate = try CertificateImport(file: file, keyFile: key, now: context.clock.now()) {
@@ -26,9 +30,9 @@ struct ImportCertCommand: AsyncParsableCommand {
         }
         let expires = certificate.expires
         if expires - context.clock.now() < .days(30) {
-            Output.note("The certificate expires on \(expires.iso8601), within 30 days: ask for a new one soon.")
+            context.output.note("The certificate expires on \(expires.iso8601), within 30 days: ask for a new one soon.")
         }
         try certificate.save(provider: provider, in: try context.openStore(creating: true), at: context.clock.now())
-        Output.raw("Imported the client certificate for \(provider) (expires \(expires.iso8601)); it replaces any previous one, is sealed in the store and presented for mutual TLS.\n")
+        context.output.raw("Imported the client certificate for \(provider) (expires \(expires.iso8601)); it replaces any previous one, is sealed in the store and presented for mutual TLS.\n")
     }
 }

@@ -54,7 +54,11 @@ struct ImportCookiesCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let context = DeckContext(global)
+        try await run(in: DeckContext(global))
+    }
+
+    /// The command with its ports given (`DeckContext`): what `run` does, and what tests call.
+    func run(in context: DeckContext) async throws {
         let config = try context.loadConfig()
         guard let profile = config.provider(provider) else { throw CLIError.unknownProvider(provider, in: config) }
         let scratch = RuntimeDirectory.path(context.environment), now = context.clock.now()
@@ -72,10 +76,10 @@ struct ImportCookiesCommand: AsyncParsableCommand {
             var left = read.expired.map { ImportJSON.LeftOut(name: $0, count: 1, reason: "expired") }
             left += read.unreadable.map { ImportJSON.LeftOut(name: $0.name, count: 1, reason: $0.reason) }
             if read.otherSites > 0 { left.append(ImportJSON.LeftOut(count: read.otherSites, reason: "other sites")) }
-            return try Output.json(ImportJSON(account: account.id, provider: account.providerId, site: read.site.host,
-                                              imported: read.cookies.map(\.name), left_out: left))
+            return try context.output.json(ImportJSON(account: account.id, provider: account.providerId, site: read.site.host,
+                                                      imported: read.cookies.map(\.name), left_out: left))
         }
-        Output.raw("Imported \(CookieImport.count(read.cookies.count, "cookie")) for \(read.site) as \(account.id) (\(read.cookies.map(\.name).joined(separator: ", "))).\n")
-        if let leftOut = read.leftOut { Output.raw(leftOut + "\n") }
+        context.output.raw("Imported \(CookieImport.count(read.cookies.count, "cookie")) for \(read.site) as \(account.id) (\(read.cookies.map(\.name).joined(separator: ", "))).\n")
+        if let leftOut = read.leftOut { context.output.raw(leftOut + "\n") }
     }
 }

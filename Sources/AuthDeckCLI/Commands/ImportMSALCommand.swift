@@ -16,7 +16,11 @@ struct ImportMSALCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The azuread provider they belong to.", valueName: "id"), completion: Completions.providers) var provider: String
 
     func run() async throws {
-        let context = DeckContext(global)
+        try await run(in: DeckContext(global))
+    }
+
+    /// The command with its ports given (`DeckContext`): what `run` does, and what tests call.
+    func run(in context: DeckContext) async throws {
         let config = try context.loadConfig()
         let profile = config.provider(provider)
         let clientId = try MSALImport.clientId(of: profile, providerId: provider, configPath: config.path)
@@ -24,9 +28,9 @@ struct ImportMSALCommand: AsyncParsableCommand {
             .run(path: file ?? MSALCommand.defaultPath(context.environment), shownAs: file ?? "~/.azure/msal_token_cache.json",
                  profile: profile!, clientId: clientId)
         let (imported, skipped) = (result.imported, result.skipped)
-        if !skipped.isEmpty { Output.note("Skipped: " + skipped.map(TerminalText.inert).joined(separator: "; ")) }
-        Output.raw(imported.isEmpty ? "Nothing imported.\n"
-                   : "Imported \(imported.count): \(Self.list(imported, separator: ", ")). Run `authdeck refresh --all` to renew their tokens.\n")
+        if !skipped.isEmpty { context.output.note("Skipped: " + skipped.map(TerminalText.inert).joined(separator: "; ")) }
+        context.output.raw(imported.isEmpty ? "Nothing imported.\n"
+                           : "Imported \(imported.count): \(Self.list(imported, separator: ", ")). Run `authdeck refresh --all` to renew their tokens.\n")
         if imported.isEmpty && !skipped.isEmpty { throw ExitCode(ExitStatus.failure) }
     }
 

@@ -26,20 +26,24 @@ struct KeyCommand: AsyncParsableCommand {
         var warnings: [String]
     }
 
-    /// Which key source unlocks the store (opening it, as `status` does, proves the key works).
     func run() async throws {
-        let context = DeckContext(global)
+        try await run(in: DeckContext(global))
+    }
+
+    /// Which key source unlocks the store (opening it, as `status` does, proves the key works),
+    /// with the command's ports given (`DeckContext`): what `run` does, and what tests call.
+    func run(in context: DeckContext) async throws {
         let store = try context.openStoreIfPresent()
         let keyFile = context.location.keyFilePath
         let answer = KeyJSON(store: context.location.databasePath, store_exists: store != nil, source: store?.keyKind.rawValue,
                              key_source: store?.keySource, key_file: keyFile, key_file_exists: FileManager.default.fileExists(atPath: keyFile),
                              warnings: store?.warnings ?? [])
-        if json { return try Output.json(answer) }
+        if json { return try context.output.json(answer) }
         guard let store else {
-            return Output.raw("No store yet at \(answer.store): the first sign-in or import creates it, sealed with the key file \(keyFile).\n")
+            return context.output.raw("No store yet at \(answer.store): the first sign-in or import creates it, sealed with the key file \(keyFile).\n")
         }
-        Output.raw("store:      \(answer.store)\nkey source: \(store.keySource)\n"
-                   + (store.keyKind == .file ? "" : "key file:   \(keyFile) (\(answer.key_file_exists ? "present, not used" : "absent"))\n"))
+        context.output.raw("store:      \(answer.store)\nkey source: \(store.keySource)\n"
+                           + (store.keyKind == .file ? "" : "key file:   \(keyFile) (\(answer.key_file_exists ? "present, not used" : "absent"))\n"))
     }
 }
 
@@ -73,23 +77,27 @@ struct KeyMigrateCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let context = DeckContext(global)
+        try await run(in: DeckContext(global))
+    }
+
+    /// The command with its ports given (`DeckContext`): what `run` does, and what tests call.
+    func run(in context: DeckContext) async throws {
         let store = try context.openStore()
         let result = try store.migrateKey(to: to, keys: context.keySources(newPassphraseFile: passphraseFile))
         if json {
-            try Output.json(MigrationJSON(from: result.from.rawValue, to: result.to.rawValue, key_source: result.source, notes: result.notes))
+            try context.output.json(MigrationJSON(from: result.from.rawValue, to: result.to.rawValue, key_source: result.source, notes: result.notes))
             return
         }
         guard result.from != result.to || result.to == .passphrase else {
             // The "already sealed" note says the same as this line.
-            Output.raw("Key source unchanged: \(result.source).\n")
+            context.output.raw("Key source unchanged: \(result.source).\n")
             return
         }
         var out = "Data key re-wrapped: \(result.from.rawValue) → \(result.to.rawValue). Key source: \(result.source).\n"
         if result.to == .passphrase {
             out += "Every command now asks for the passphrase; scripts set AUTHDECK_PASSPHRASE_FILE.\n"
         }
-        Output.raw(out)
-        for note in result.notes { Output.note(note) }
+        context.output.raw(out)
+        for note in result.notes { context.output.note(note) }
     }
 }

@@ -25,8 +25,12 @@ struct KubeCredentialCommand: AsyncParsableCommand {
     var scope: [String] = []
 
     func run() async throws {
+        try await run(in: DeckContext(global))
+    }
+
+    /// The command with its ports given (`DeckContext`): what `run` does, and what tests call.
+    func run(in context: DeckContext) async throws {
         NetworkWarmup.beginIfDue()
-        let context = DeckContext(global)
         let info = KubeExecInfo(context.environment["KUBERNETES_EXEC_INFO"])
         // With `provideClusterInfo`, kubectl names the server the token goes to: the one decision holds it.
         if let server = info.server, let refusal = SecretDestination.refusal(.accessToken, to: server) {
@@ -44,20 +48,20 @@ struct KubeCredentialCommand: AsyncParsableCommand {
             // kubectl has a terminal: the person can sign in now, on stderr, as `login` would.
             let store = try context.openStore()
             let stored = try context.resolveAccount(account, in: store)
-            Output.note("authdeck: \(error.sentence)\nSigning in to \(stored.account.providerId) for kubectl…")
+            context.output.note("authdeck: \(error.sentence)\nSigning in to \(stored.account.providerId) for kubectl…")
             _ = try await CommandLineSignIn(wiring: context.wiring(store), config: config).run(
                 stored.account.providerId, CommandLineSignIn.Request(flow: nil, username: stored.account.username, openBrowser: true,
                                                                      timeout: .minutes(10), connectivity: nil, remember: nil, passwordGiven: false),
-                presenter: CLIPresenter(clock: context.clock),
+                presenter: CLIPresenter(context),
                 password: { user in try PasswordReader.read(file: nil, environment: context.environment, prompt: "Password for \(user): ") },
-                note: { Output.note($0) })
+                note: { context.output.note($0) })
             token = try await RoutedToken(context: context, config: config, configIdentity: configIdentity).token(for: route, fromConfig: false).0
         }
         var status: [String: Any] = ["token": token.value.exposedValue]
         if let expiry = token.expiresAt { status["expirationTimestamp"] = expiry.iso8601 }
         let credential: [String: Any] = ["apiVersion": info.apiVersion, "kind": "ExecCredential", "status": status]
         let data = try JSONSerialization.data(withJSONObject: credential, options: [.sortedKeys, .withoutEscapingSlashes])
-        Output.raw(String(decoding: data, as: UTF8.self) + "\n")
+        context.output.raw(String(decoding: data, as: UTF8.self) + "\n")
     }
 }
 

@@ -37,7 +37,11 @@ struct LoginCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let context = DeckContext(global)
+        try await run(in: DeckContext(global))
+    }
+
+    /// The command with its ports given (`DeckContext`): what `run` does, and what tests call.
+    func run(in context: DeckContext) async throws {
         let config = try context.loadConfig()
         guard config.provider(provider) != nil else { throw CLIError.unknownProvider(provider, in: config) }
         let store = try context.openStore(creating: true)
@@ -49,9 +53,9 @@ struct LoginCommand: AsyncParsableCommand {
         request.stopOnSignals = true
         let outcome: CommandLineSignIn.Outcome
         outcome = try await CommandLineSignIn(wiring: context.wiring(store), config: config).run(
-            provider, request, presenter: CLIPresenter(clock: context.clock),
+            provider, request, presenter: CLIPresenter(context),
             password: { user in try PasswordReader.read(file: passwordFile, environment: context.environment, prompt: "Password for \(user) at \(provider): ") },
-            note: { Output.note($0) })
+            note: { context.output.note($0) })
         let stored = outcome.stored, now = context.clock.now()
         // Saved (nothing is lost), yet no token will be given for it: said, with exit 3, as `token` would.
         try TokenAccess.refuseSignedInToOtherTenant(stored.account, config: config)
@@ -59,7 +63,7 @@ struct LoginCommand: AsyncParsableCommand {
             let assessment = try context.assess(store, config)
             if let entry = assessment.entries.first(where: { $0.stored.account.id == stored.account.id }) {
                 let isDefault = (try? store.defaultAccounts(providers: [stored.account.providerId]))?.values.contains(stored.account.id) ?? false
-                return AccountJSON.document(entry, now: assessment.now, skew: config.statePolicy.clockSkew, isDefault: isDefault, to: Output.write)
+                return AccountJSON.document(entry, now: assessment.now, skew: config.statePolicy.clockSkew, isDefault: isDefault, to: context.output.bytes)
             }
         }
         let who = "\(TerminalText.inert(stored.account.username)) (\(stored.account.id))"
@@ -70,12 +74,12 @@ struct LoginCommand: AsyncParsableCommand {
             let until = stored.credentials.usableUntil(at: now, skew: config.statePolicy.clockSkew)
                 ?? stored.credentials.usableUntil(at: now, skew: .seconds(0))
             let what = stored.credentials.accessTokens.isEmpty && !stored.credentials.cookies.isEmpty ? "the cookies expire" : "the token expires"
-            Output.raw("Signed in as \(who); \(what) \(ExpiryText.describe(until, now: now, neverExpires: true)).\n")
+            context.output.raw("Signed in as \(who); \(what) \(ExpiryText.describe(until, now: now, neverExpires: true)).\n")
         case .signedInByRules:
-            Output.raw("Signed in as \(who).\n")
+            context.output.raw("Signed in as \(who).\n")
         case .verifiedOffline:
             let until = stored.credentials.usableUntil(at: now, skew: .seconds(0))
-            Output.raw("Verified offline as \(who); cached tokens \(until.map { ExpiryText.describe($0, now: now) } ?? "have expired").\n")
+            context.output.raw("Verified offline as \(who); cached tokens \(until.map { ExpiryText.describe($0, now: now) } ?? "have expired").\n")
         }
     }
 }

@@ -53,21 +53,26 @@ struct MSALInspectCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Print JSON.") var json = false
 
     func run() async throws {
-        let env = ProcessInfo.processInfo.environment
+        try await run(in: DeckContext(storeFlag: nil, configFlag: nil))
+    }
+
+    /// The command with its ports given (`DeckContext`: the environment's HOME names the
+    /// default cache, the clock says what has expired): what `run` does, and what tests call.
+    func run(in context: DeckContext) async throws {
         let cache: MSALCache
         if file == "-" {
-            let data = FileHandle.standardInput.readDataToEndOfFile()
+            let data = context.input.readToEnd()
             guard data.count <= MSALCacheFile.maxBytes else { throw CLIError.failure("standard input: more than 16 MiB; not a token cache") }
             do { cache = try MSALCache(bytes: Array(data)) } catch let e as MSALCache.FormatError { throw CLIError.failure("standard input: \(e.description)") }
         } else {
-            do { cache = try MSALCacheFile(path: file ?? MSALCommand.defaultPath(env)).read() } catch let e as MSALCacheFile.FileError {
+            do { cache = try MSALCacheFile(path: file ?? MSALCommand.defaultPath(context.environment)).read() } catch let e as MSALCacheFile.FileError {
                 throw CLIError.failure(e.description)
             }
         }
         let entries = cache.entries(tenant: tenant)
-        if json { return try Output.json(entries.map(MSALEntryJSON.init)) }
-        if entries.isEmpty { return Output.raw("The cache holds no accounts.\n") }
-        let now = Instant(secondsSinceEpoch: Int64(Date().timeIntervalSince1970))
+        if json { return try context.output.json(entries.map(MSALEntryJSON.init)) }
+        if entries.isEmpty { return context.output.raw("The cache holds no accounts.\n") }
+        let now = context.clock.now()
         var table = TablePrinter("USERNAME", "HOME ACCOUNT", "REALM", "REFRESH", "ACCESS TOKENS", "VERDICT")
         for e in entries {
             let tokens = e.accessTokens.map { t in
@@ -76,7 +81,7 @@ struct MSALInspectCommand: AsyncParsableCommand {
             table.add([e.username.isEmpty ? "(none)" : e.username, e.homeAccountId, e.realm, e.refreshTokenKeys.isEmpty ? "no" : "yes",
                        tokens.isEmpty ? "-" : tokens, e.verdicts.isEmpty ? "ok" : e.verdicts.map(\.rawValue).joined(separator: ", ")])
         }
-        Output.raw(table.render())
+        context.output.raw(table.render())
     }
 }
 
@@ -116,25 +121,30 @@ struct MSALPruneCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let env = ProcessInfo.processInfo.environment
-        let cacheFile = MSALCacheFile(path: file ?? MSALCommand.defaultPath(env))
+        try await run(in: DeckContext(storeFlag: nil, configFlag: nil))
+    }
+
+    /// The command with its ports given (`DeckContext`: the environment's HOME names the
+    /// default cache, the clock says what has expired): what `run` does, and what tests call.
+    func run(in context: DeckContext) async throws {
+        let cacheFile = MSALCacheFile(path: file ?? MSALCommand.defaultPath(context.environment))
         let pruning = MSALCachePruning(keep: keep, tenant: tenant, reasons: Set(reason.compactMap(MSALCache.Verdict.init(rawValue:))))
-        let now = Instant(secondsSinceEpoch: Int64(Date().timeIntervalSince1970))
+        let now = context.clock.now()
         do {
             let result = try pruning.run(cacheFile, lockTimeout: Double(TimeSpan(parsing: lockTimeout)!.seconds), now: now, dryRun: dryRun)
             let backup = result.backup
             if json {
-                return try Output.json(ResultJSON(dry_run: dryRun, removed_accounts: result.accounts.map(MSALEntryJSON.init),
-                                                  removed_entries: result.entries, backup: backup))
+                return try context.output.json(ResultJSON(dry_run: dryRun, removed_accounts: result.accounts.map(MSALEntryJSON.init),
+                                                          removed_entries: result.entries, backup: backup))
             }
-            if result.accounts.isEmpty { return Output.raw("Nothing to remove from \(cacheFile.path).\n") }
+            if result.accounts.isEmpty { return context.output.raw("Nothing to remove from \(cacheFile.path).\n") }
             var table = TablePrinter("USERNAME", "HOME ACCOUNT", "REALM", "WHY")
             for e in result.accounts {
                 table.add([e.username, e.homeAccountId, e.realm, e.verdicts.isEmpty ? "not kept" : e.verdicts.map(\.rawValue).joined(separator: ", ")])
             }
             let counts = result.entries.sorted { $0.key < $1.key }.map { "\($0.value.count) \($0.key)" }.joined(separator: ", ")
-            Output.raw(table.render() + (dryRun ? "\nWould remove \(counts) (dry run; nothing changed).\n"
-                                                 : "\nRemoved \(counts). Backup: \(backup ?? "-")\n"))
+            context.output.raw(table.render() + (dryRun ? "\nWould remove \(counts) (dry run; nothing changed).\n"
+                                                         : "\nRemoved \(counts). Backup: \(backup ?? "-")\n"))
         } catch let e as MSALCacheFile.FileError {
             throw CLIError.failure(e.description)
         }

@@ -91,7 +91,7 @@ struct PruneCommand: AsyncParsableCommand {
                 throw CLIError.usage("prune needs --yes when not run from a terminal (or --dry-run to preview)")
             }
             output.raw(listing(rows) + "\nMove these \(rows.count) accounts to the quarantine (restorable for \(Pruning.retentionDays) days)? [y/N] ")
-            guard let answer = readLine(), ["y", "yes"].contains(answer.lowercased()) else {
+            guard let answer = context.input.readLine(), ["y", "yes"].contains(answer.lowercased()) else {
                 output.raw("Nothing pruned.\n")
                 return
             }

@@ -87,7 +87,7 @@ struct RequestCommand: AsyncParsableCommand {
     /// The body goes to `-o FILE` or, without one, to stdout as the process's own (`OutputFile`).
     func run(in context: DeckContext) async throws {
         let (config, store, stored) = try context.openAccount(account, ask: true)
-        let body = try readBody()
+        let body = try readBody(context.input)
         var extra = try parsedHeaders()
         if body != nil, !extra.contains(where: { $0.name.lowercased() == "content-type" }) {
             extra.append(("Content-Type", "application/x-www-form-urlencoded"))
@@ -155,10 +155,11 @@ struct RequestCommand: AsyncParsableCommand {
         }
     }
 
-    func readBody() throws -> [UInt8]? {
+    /// The body `--data` or `--data-file` gives (`-`: the command's input), or nil.
+    func readBody(_ input: any CommandInput) throws -> [UInt8]? {
         if let data { return Array(data.utf8) }
         guard let dataFile else { return nil }
-        if dataFile == "-" { return Array(FileHandle.standardInput.readDataToEndOfFile()) }
+        if dataFile == "-" { return Array(input.readToEnd()) }
         guard let bytes = FileManager.default.contents(atPath: dataFile) else {
             throw CLIError.usage("--data-file \(dataFile) cannot be read")
         }

@@ -30,7 +30,11 @@ struct SetupGitCommand: AsyncParsableCommand {
     static let ours = "authdeck[^ ]* git-credential$"
 
     func run() async throws {
-        let context = DeckContext(global)
+        try await run(in: DeckContext(global))
+    }
+
+    /// The command with its ports given (`DeckContext`): what `run` does, and what tests call.
+    func run(in context: DeckContext) async throws {
         // A registry's entry is docker's: git is never pointed at it.
         let targets = urls.isEmpty ? try context.loadConfig().credentials.filter { !$0.isDockers }.map(\.url) : urls.map(CredentialRoute.normalized)
         guard !targets.isEmpty else {
@@ -44,25 +48,25 @@ struct SetupGitCommand: AsyncParsableCommand {
         if !remove, front.contains("/.build/") {
             // A build directory changes and goes away with `swift build` or a clean: say where git
             // will look, and how to keep it working.
-            Output.note("authdeck: git will run \(TerminalText.inert(front)) from a build directory of a checkout; "
-                        + "after `scripts/install`, run the installed `authdeck setup-git` again so git uses the installed binary")
+            context.output.note("authdeck: git will run \(TerminalText.inert(front)) from a build directory of a checkout; "
+                                + "after `scripts/install`, run the installed `authdeck setup-git` again so git uses the installed binary")
         }
         var withPath: [String] = []
         for url in targets {
             let hasPath = url.dropFirst(url.hasPrefix("https://") ? 8 : 7).contains("/")
             if hasPath { withPath.append(url) }
             if remove {
-                _ = try git(["config", "--global", "--unset-all", "credential.\(url).helper", Self.ours], okStatuses: [0, 5])
-                if hasPath { _ = try git(["config", "--global", "--unset-all", "credential.\(url).useHttpPath"], okStatuses: [0, 5]) }
-                if !json { Output.raw("git no longer asks authdeck for \(TerminalText.inert(url))\n") }
+                _ = try Self.git(["config", "--global", "--unset-all", "credential.\(url).helper", Self.ours], okStatuses: [0, 5], environment: context.environment)
+                if hasPath { _ = try Self.git(["config", "--global", "--unset-all", "credential.\(url).useHttpPath"], okStatuses: [0, 5], environment: context.environment) }
+                if !json { context.output.raw("git no longer asks authdeck for \(TerminalText.inert(url))\n") }
             } else {
-                _ = try git(["config", "--global", "--replace-all", "credential.\(url).helper", helper, Self.ours], okStatuses: [0])
-                if hasPath { _ = try git(["config", "--global", "credential.\(url).useHttpPath", "true"], okStatuses: [0]) }
-                if !json { Output.raw("git asks authdeck for \(TerminalText.inert(url))\n") }
+                _ = try Self.git(["config", "--global", "--replace-all", "credential.\(url).helper", helper, Self.ours], okStatuses: [0], environment: context.environment)
+                if hasPath { _ = try Self.git(["config", "--global", "credential.\(url).useHttpPath", "true"], okStatuses: [0], environment: context.environment) }
+                if !json { context.output.raw("git asks authdeck for \(TerminalText.inert(url))\n") }
             }
         }
         if json {
-            try Output.json(SetupJSON(action: remove ? "removed" : "configured", urls: targets, helper: remove ? nil : helper, use_http_path: withPath))
+            try context.output.json(SetupJSON(action: remove ? "removed" : "configured", urls: targets, helper: remove ? nil : helper, use_http_path: withPath))
         }
     }
 
@@ -92,11 +96,13 @@ struct SetupGitCommand: AsyncParsableCommand {
         text.allSatisfy { $0.isLetter || $0.isNumber || "/._-+".contains($0) } ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
-    /// Runs git; a status outside `okStatuses` is an error that quotes git.
-    func git(_ args: [String], okStatuses: [Int32]) throws -> Int32 {
+    /// Runs git in the command's `environment` (its HOME names the global config written);
+    /// a status outside `okStatuses` is an error that quotes git.
+    static func git(_ args: [String], okStatuses: [Int32], environment: [String: String]) throws -> Int32 {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.arguments = ["git"] + args
+        p.environment = environment
         let err = Pipe()
         p.standardError = err
         do { try p.run() } catch { throw CLIError.failure("cannot run git: \(error.localizedDescription)") }

@@ -25,6 +25,11 @@ struct SetupKubeCommand: AsyncParsableCommand {
     var scope: [String] = []
 
     func run() async throws {
+        try await run(in: DeckContext(global))
+    }
+
+    /// The command with its ports given (`DeckContext`): what `run` does, and what tests call.
+    func run(in context: DeckContext) async throws {
         for (what, value) in [("ACCOUNT", account), ("--user", user)] + scope.map({ ("--scope", $0) }) {
             if let problem = Self.argumentProblem(value) {
                 throw CLIError.usage("setup-kube: \(what) \"\(TerminalText.inert(value))\" \(problem); kubectl would split or read it as options of kube-credential, so nothing was written")
@@ -46,10 +51,12 @@ struct SetupKubeCommand: AsyncParsableCommand {
                       provideClusterInfo: false
 
                 """
-            return Output.raw("kubectl is not installed; add this to your kubeconfig:\n" + yaml)
+            return context.output.raw("kubectl is not installed; add this to your kubeconfig:\n" + yaml)
         }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: kubectl)
+        // The command's environment: its HOME or KUBECONFIG names the kubeconfig written.
+        p.environment = context.environment
         p.arguments = ["config", "set-credentials", user, "--exec-api-version=client.authentication.k8s.io/v1",
                        "--exec-command=\(command)", "--exec-interactive-mode=IfAvailable"] + args.map { "--exec-arg=\($0)" }
         let err = Pipe()
@@ -61,7 +68,7 @@ struct SetupKubeCommand: AsyncParsableCommand {
         guard p.terminationStatus == 0 else {
             throw CLIError.failure("kubectl config set-credentials failed: \(TerminalText.inert(said.trimmingCharacters(in: .whitespacesAndNewlines)))")
         }
-        Output.raw("kubeconfig user \(user) now asks authdeck for \(account)'s token\n")
+        context.output.raw("kubeconfig user \(user) now asks authdeck for \(account)'s token\n")
     }
 
     /// What makes `value` unfit for a kubeconfig exec argument or user, or nil: empty, a

@@ -50,10 +50,14 @@ struct WatchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let context = DeckContext(global)
+        try await run(in: DeckContext(global))
+    }
+
+    /// The command with its ports given (`DeckContext`): what `run` does, and what tests call.
+    func run(in context: DeckContext) async throws {
         let store = try context.openStore()
-        var watcher = KeepAlive(wiring: context.wiring(store), log: { Output.note($0) }) { config in
-            HookRunner(environment: ChildEnvironment.scrubbed(context.environment, providers: config.providers))
+        var watcher = KeepAlive(wiring: context.wiring(store), log: { context.output.note($0) }) { config in
+            HookRunner(environment: ChildEnvironment.scrubbed(context.environment, providers: config.providers), output: context.output)
         }
         watcher.log("authdeck watch: watching \(store.location.databasePath)")
         // A broken config at start is an error; one saved half-way while watch runs is
@@ -69,7 +73,7 @@ struct WatchCommand: AsyncParsableCommand {
             let next = pass.next
             if once {
                 if verbose { watcher.log("pass done: \(pass.summary)") }
-                if json { try Output.json(Self.json(pass)) }
+                if json { try context.output.json(Self.json(pass)) }
                 return
             }
             let now = context.clock.now()

@@ -10,10 +10,9 @@ import AuthDeckCore
 protocol CommandOutput: Sendable {
     /// Exactly `text` to stdout (no newline added): tokens, jars, JSON, sentences.
     func raw(_ text: String)
-    /// A line to stderr, inert (`Output.note`).
-    func note(_ message: String)
-    /// `authdeck: warning: …` to stderr (`Output.warning`).
-    func warning(_ message: String)
+    /// `text` to stderr as inert text, no newline added (`Output.stderr`): a question's
+    /// prompt, the deck's words after it gives the terminal back.
+    func stderr(_ text: String)
     /// Exactly `buffer` to stdout: a streamed listing (`accounts --json`) in pieces, which may
     /// end inside a character (so a buffer keeps bytes, not text).
     func bytes(_ buffer: UnsafeRawBufferPointer)
@@ -25,6 +24,12 @@ protocol CommandOutput: Sendable {
 
 extension CommandOutput {
     func finishedStreaming() {}
+
+    /// A line to stderr, inert (`Output.note`).
+    func note(_ message: String) { stderr(message + "\n") }
+
+    /// `authdeck: warning: …` to stderr (`Output.warning`).
+    func warning(_ message: String) { stderr("authdeck: warning: " + message + "\n") }
 
     /// Text for a person to stdout (tables, `status`), its punctuation in ASCII outside a
     /// UTF-8 locale (`Output.prose`).
@@ -43,8 +48,7 @@ extension CommandOutput {
 /// the command).
 struct StandardStreams: CommandOutput {
     func raw(_ text: String) { Output.raw(text) }
-    func note(_ message: String) { Output.note(message) }
-    func warning(_ message: String) { Output.warning(message) }
+    func stderr(_ text: String) { Output.stderr(text) }
     func bytes(_ buffer: UnsafeRawBufferPointer) { Output.write(buffer) }
     func finishedStreaming() { Foundation.exit(ExitStatus.ok) }
 }
