@@ -29,7 +29,7 @@ struct RemoteFront {
         case "token":
             guard let call = TokenCall(arguments), let timeout = call.timeout ?? AgentClient.timeout(environment) else { return }
             let answer = ask("token", "token", timeout, [("account", call.account)] + call.scopes.map { ("scope", $0) })
-            guard let token = answer["access_token"], !token.contains("\n") else { return fail("the agent's answer holds no token") }
+            guard let token = answer["access_token"], !token.contains("\n") else { fail("the agent's answer holds no token") }
             exit(FrontMain.writeAll(token + "\n") ? 0 : 1)
         case "git-credential" where arguments.count == 3 && arguments[2] == "get":
             guard let timeout = AgentClient.timeout(environment) else { return }
@@ -44,14 +44,14 @@ struct RemoteFront {
             let answer = ask("git", "git-credential", timeout, [("url", url)])
             guard answer["status"] == "ok" else { exit(0) }  // no route covers it: git asks its next helper
             guard let text = GitCredentialRequest.answer(username: answer["username"] ?? "", token: answer["password"] ?? "", expiresAt: answer.expiresAt) else {
-                return fail("git-credential for \(TerminalText.inert(url)): the username or token holds a line break; nothing was given to git")
+                fail("git-credential for \(TerminalText.inert(url)): the username or token holds a line break; nothing was given to git")
             }
             exit(FrontMain.writeAll(text) ? 0 : 1)
         case "kube-credential":
             guard let call = KubeCall(arguments, environment: environment), let timeout = AgentClient.timeout(environment) else { return }
             let answer = ask("kube", "kube-credential", timeout, [("account", call.account)] + call.scopes.map { ("scope", $0) })
             guard let text = ExecCredentialText.plain(apiVersion: call.apiVersion, token: answer["access_token"] ?? "", expiresAt: answer.expiresAt) else {
-                return fail("kube-credential: the agent's token cannot be written as an ExecCredential as it is; nothing was given to kubectl")
+                fail("kube-credential: the agent's token cannot be written as an ExecCredential as it is; nothing was given to kubectl")
             }
             exit(FrontMain.writeAll(text) ? 0 : 1)
         default:

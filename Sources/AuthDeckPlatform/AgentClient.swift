@@ -59,7 +59,7 @@ public struct AgentClient: Sendable {
         let host = fields.contains { $0.0 == "host" } ? [] : [("host", Self.hostName())]
         let request = AgentMessage([("op", op)] + fields + [("timeout", Self.seconds(timeout))] + host + [("client", client)])
         do { try connection.send(request, timeout: 10) } catch {
-            throw error == .closed ? .closed(path) : .unreachable(path, error)
+            throw error == .closed ? AgentFailure.closed(path) : AgentFailure.unreachable(path, error)
         }
         let answer: AgentMessage
         do { answer = try connection.receive(timeout: timeout + Self.grace) } catch {
@@ -70,7 +70,7 @@ public struct AgentClient: Sendable {
             }
         }
         switch answer["status"] {
-        case "ok", "none": return answer
+        case "ok"?, "none"?: return answer
         case let status?:
             let exit = answer["exit"].flatMap { Int32($0) } ?? AgentFailure.exit(for: status)
             throw .answered(status: status, message: answer["message"] ?? "the agent answered \(status)", exit: exit)

@@ -41,7 +41,7 @@ struct RemoteModeTests {
         let asked = try #require(agent.requests.last)
         #expect(asked["op"] == "token" && asked["account"] == "work" && asked.values("scope") == ["api://x/.default"])
         #expect(asked["client"] == "token" && asked["timeout"] == "120" && asked["v"] == "1", "\(asked)")
-        #expect(asked["host"] == ProcessInfo.processInfo.hostName || asked["host"]?.isEmpty == false)
+        #expect(asked["host"]?.isEmpty == false, "the machine's name, claimed")
         // --timeout bounds the wait, and is what the agent is told.
         #expect(try runner.run(["token", "work", "--timeout", "45s"]).status == 0)
         #expect(agent.requests.last?["timeout"] == "45")

@@ -19,14 +19,14 @@ import AuthDeckTestSupport
 ///
 /// Root only (it makes a user and runs sshd, which must be root to switch to it): CI and the
 /// developers' machines run as root; elsewhere it is skipped, saying so.
-@Suite(.serialized, .enabled(if: RemoteSSHJourneyTests.runnable, RemoteSSHJourneyTests.skipReason))
+@Suite(.serialized, .enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/sbin/sshd")
+                             && FileManager.default.isExecutableFile(atPath: "/usr/bin/kubectl")
+                             && FileManager.default.isExecutableFile(atPath: "/usr/lib/git-core/git-http-backend"),
+                             "SKIPPED: needs root, sshd (scripts/deps test installs openssh-server), kubectl and git's http-backend"))
 struct RemoteSSHJourneyTests {
     static let devops = "499b84ac-1321-427f-aa17-267ca6975798"
     static let aks = "6dae42f8-4368-4678-94ff-3960e28e3630"
     static let sshd = "/usr/sbin/sshd"
-    static let runnable = getuid() == 0 && FileManager.default.isExecutableFile(atPath: sshd)
-        && FileManager.default.isExecutableFile(atPath: "/usr/bin/kubectl") && FileManager.default.isExecutableFile(atPath: "/usr/lib/git-core/git-http-backend")
-    static let skipReason: Comment = "SKIPPED: needs root, sshd (scripts/deps test installs openssh-server), kubectl and git's http-backend"
 
     let home = TempDirectory("authdeck-ssh")
     let idp: EmulatorProcess
