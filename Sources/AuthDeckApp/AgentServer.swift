@@ -22,6 +22,8 @@ public final class AgentServer: Sendable {
     public static let maxConnections = 32
     /// How long a peer has to send its whole request.
     public static let frameTimeout = 10.0
+    /// Where the server's tasks run (`AgentThreads`): shared by every server of the process.
+    static let threads = AgentThreads()
 
     let listener: AgentListener
     let service: AgentService
@@ -59,6 +61,10 @@ public final class AgentServer: Sendable {
     /// Accepts and answers until `stop()`; then closes the listener (removing its socket file)
     /// and ends every session. Connections in flight finish on their own deadlines.
     public func run() async {
+        await withTaskExecutorPreference(Self.threads) { await accepting() }
+    }
+
+    func accepting() async {
         while !isStopped {
             guard let connection = await Self.blocking({ [listener] in listener.accept(timeout: 0.2) }) else { continue }
             let admitted = state.withLock { state -> Bool in
@@ -67,7 +73,7 @@ public final class AgentServer: Sendable {
                 return true
             }
             guard admitted else {
-                Task.detached {
+                Task.detached(executorPreference: Self.threads) {
                     await Self.blocking {
                         try? connection.send(AgentService.failure(.failed, "the agent is busy (\(Self.maxConnections) requests at once); try again", exit: ExitStatus.transient), timeout: 1)
                         connection.close()
@@ -75,7 +81,7 @@ public final class AgentServer: Sendable {
                 }
                 continue
             }
-            Task.detached { [self] in
+            Task.detached(executorPreference: Self.threads) { [self] in
                 await serve(connection)
                 state.withLock { $0.active -= 1 }
             }
@@ -105,6 +111,9 @@ public final class AgentServer: Sendable {
         let peerUid = uid.map { UInt32($0) }
         if uid != getuid() {
             let shown = uid.map { String($0) } ?? "unknown"
+            // Its request is read (and dropped) first: closing over unread bytes resets the
+            // connection, and the peer would see "reset" instead of why.
+            _ = await Self.blocking { try? connection.receive(timeout: 1) }
             let peer = AgentPeer(host: sessionHost ?? "local socket", hostClaimed: sessionHost == nil, session: sessionId, pid: pid, uid: peerUid)
             service.recordRefusal(peer, op: "", reason: "another user (uid \(shown)) connected to the agent's socket; refused by SO_PEERCRED")
             await Self.blocking {
@@ -173,7 +182,7 @@ public final class AgentServer: Sendable {
         }
         let session = AgentServer(listener: sessionListener, service: service, sessionHost: String(host), sessionId: id)
         state.withLock { $0.sessions[id] = session }
-        let serving = Task.detached { await session.run() }
+        let serving = Task.detached(executorPreference: Self.threads) { await session.run() }
         let sent: Bool = await Self.blocking {
             do throws(AgentSocketError) {
                 try connection.send(AgentMessage([("status", "ok"), ("socket", path), ("session", id)]), timeout: 5)

@@ -51,7 +51,7 @@ final class TerminalConfirmer: AgentConfirming, @unchecked Sendable {
             }
             switch line.trimmingCharacters(in: .whitespaces).lowercased() {
             case "o", "once": return .once
-            case "c", "connection" where ask.session != nil: return .connection
+            case "c" where ask.session != nil, "connection" where ask.session != nil: return .connection
             case "d", "deny", "n", "no", "": return .deny
             default: say("\(choices)? ")
             }
