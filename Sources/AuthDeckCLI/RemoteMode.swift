@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import AuthDeckCore
 import AuthDeckPlatform
+import AuthDeckApp
 
 /// authdeck-full on a machine reached over SSH (`AUTHDECK_AGENT` set): `token`, `cookies` and
 /// the git, kubectl and docker helpers answered through the forwarded agent socket, in the very
@@ -69,9 +70,9 @@ struct RemoteMode {
         guard c.operation == "get" else { return try await c.run() }
         let request = GitCredentialRequest.read(from: FileHandle.standardInput.readDataToEndOfFile())
         guard let url = request.url else { return }
-        // Refused here, before anything is asked: the agent holds them to the same rules.
-        if CredentialRoute.climbs(url) {
-            return Output.error("git-credential for \(TerminalText.inert(url)): the path holds a dot segment (`.` or `..`), which may climb out of the [[credential]] url it starts with; nothing was given to git")
+        // Refused here, before anything is asked, as the agent refuses them (`CredentialRouting`).
+        if let climb = CredentialRouting.climbReason(url) {
+            return Output.error("git-credential for \(TerminalText.inert(url)): \(climb); nothing was given to git")
         }
         if let refusal = SecretDestination.refusal(.accessToken, to: url) {
             return Output.error("git-credential for \(TerminalText.inert(url)): \(refusal); nothing was given to git")
@@ -106,7 +107,7 @@ struct RemoteMode {
         }
         let input = String(decoding: FileHandle.standardInput.readDataToEndOfFile().prefix(64 << 10), as: UTF8.self)
         let server = input.trimmingCharacters(in: .whitespacesAndNewlines)
-        if let refusal = DockerCredentialCommand.transportRefusal(server) { throw CLIError.failure(refusal) }
+        if let refusal = CredentialRouting.transportRefusal(server) { throw CLIError.failure(refusal) }
         let answer = try client("docker-credential").ask("docker", [("server", server)])
         guard answer["status"] == "ok", let secret = answer["secret"] else {
             // What docker's helpers say when they hold nothing for the registry.
