@@ -36,7 +36,9 @@ struct RemoteSSHJourneyTests {
     let kubePort: Int
     let runner: BinaryRunner
     let user: RemoteUser
-    let server: LiveProcess
+    /// sshd's listener, started detached through sh (its pid kept to stop it): run as a child of
+    /// the test process, the next process the test ran was never seen to exit by Foundation.
+    let sshd: DetachedProcess
     let sshPort: Int
 
     init() throws {
@@ -102,9 +104,13 @@ struct RemoteSSHJourneyTests {
             AllowStreamLocalForwarding yes
             PermitUserEnvironment no
             """.write(toFile: home.file("sshd_config"), atomically: true, encoding: .utf8)
-        server = try LiveProcess(Self.sshd, ["-D", "-e", "-f", home.file("sshd_config")], environment: ["PATH": "/usr/bin:/bin"])
-        _ = try server.waitFor("sshd listening") { $0.contains("Server listening on 127.0.0.1") ? true : nil }
+        let started = try BinaryRunner(executable: "/bin/sh", environment: ["PATH": "/usr/bin:/bin"]).run(
+            ["-c", "\(Self.sshd) -D -e -f '\(home.file("sshd_config"))' </dev/null >'\(home.file("sshd.log"))' 2>&1 & echo $!"])
+        sshd = DetachedProcess(pid: try #require(pid_t(started.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), "\(started.stderr)"))
+        try waitUntil("sshd listens", timeout: 20) { sshdLog.contains("Server listening on 127.0.0.1") }
     }
+
+    var sshdLog: String { (try? String(contentsOfFile: home.file("sshd.log"), encoding: .utf8)) ?? "" }
 
     /// `authdeck ssh` into the loopback sshd as the throwaway user, running `script` there.
     func ssh(_ script: String) -> [String] {
@@ -116,9 +122,7 @@ struct RemoteSSHJourneyTests {
     /// The agent, started as a person would, once its socket answers.
     func startAgent() throws -> LiveProcess {
         let agent = try LiveProcess(runner.executable, ["agent"], environment: runner.environment)
-        try waitUntil("the agent answers", timeout: 20) {
-            (try? AgentSocket.connect(home.file("run/authdeck/agent.sock"), timeout: 1)).map { $0.close(); return true } ?? false
-        }
+        _ = try agent.waitFor(timeout: 20, "the agent listening") { $0.contains("listening at") ? true : nil }
         return agent
     }
 
@@ -150,7 +154,7 @@ struct RemoteSSHJourneyTests {
             kubectl get --raw /api
             """
         let r = try runner.run(ssh(script), timeout: 120)
-        #expect(r.status == 0, "\(r.status)\n\(r.stdout)\n\(r.stderr)\nsshd: \(server.stderr)\nagent: \(agent.stderr)")
+        #expect(r.status == 0, "\(r.status)\n\(r.stdout)\n\(r.stderr)\nsshd: \(sshdLog)\nagent: \(agent.stderr)")
         let lines = r.stdout.split(separator: "\n").map(String.init)
         let forwarded = try #require(lines.first { $0.hasPrefix("agent=") }.map { String($0.dropFirst(6)) })
         #expect(forwarded.hasPrefix("/tmp/authdeck-agent-") && forwarded.hasSuffix(".sock"), "\(forwarded)")
@@ -264,4 +268,11 @@ final class RemoteUser: Sendable {
 struct RemoteUserError: Error, CustomStringConvertible {
     var what: String
     var description: String { what }
+}
+
+/// A process started detached (not this process's child), stopped by pid when released.
+final class DetachedProcess: Sendable {
+    let pid: pid_t
+    init(pid: pid_t) { self.pid = pid }
+    deinit { kill(pid, SIGTERM) }
 }
