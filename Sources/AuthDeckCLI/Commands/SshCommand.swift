@@ -39,7 +39,7 @@ struct SshCommand: AsyncParsableCommand {
         let main = AgentSocket.localPath(environment)
         let session: AgentConnection
         do { session = try AgentSocket.connect(main, timeout: 5) } catch {
-            throw CLIError.needsSignIn("\(error): no authdeck agent is running for you; start one with `authdeck agent` (or open the deck), then run `authdeck ssh \(TerminalText.inert(call.host))` again")
+            throw CLIError.needsSignIn("\(error); start one with `authdeck agent` (or open the deck), then run `authdeck ssh \(TerminalText.inert(call.host))` again")
         }
         defer { session.close() }
         let answer = try AgentClient(path: main, timeout: 10, client: "ssh").exchange(on: session, "session", [("host", call.host)])
