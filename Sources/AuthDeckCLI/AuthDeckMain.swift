@@ -25,7 +25,8 @@ enum AuthDeckMain {
         do {
             let args = CommandLine.arguments.dropFirst()
             // The plain forms of `token`, the deck and `accounts`: straight to the command (see FastArguments).
-            if let fast = FastArguments(Array(args)) {
+            // With AUTHDECK_AGENT set, `token` answers through the agent (RemoteMode), never the local store.
+            if AgentSocket.forwarded(ProcessInfo.processInfo.environment) == nil, let fast = FastArguments(Array(args)) {
                 let context = DeckContext(storeFlag: fast.store, configFlag: fast.config)
                 switch fast.command {
                 case .token(let account): return try await TokenCommand.printToken(account: account, scopes: [], context: context)
@@ -38,6 +39,7 @@ enum AuthDeckMain {
             if BashCompletionScript.isRequested(Array(args)) { return StandardStreams().raw(BashCompletionScript.text() + "\n") }
             if let mistyped = CommandSuggestion.check(Array(args)) { throw mistyped }
             var command = try AuthDeckCommand.parseAsRoot()
+            if let remote = RemoteMode(command) { return try await remote.run(command) }
             if var async = command as? AsyncParsableCommand {
                 try await async.run()
             } else {

@@ -21,6 +21,11 @@ enum FrontMain {
         if arguments.first.map({ $0.split(separator: "/").last == "docker-credential-authdeck" }) == true {
             FullBinary.exec(["authdeck", "docker-credential"] + arguments.dropFirst())
         }
+        // On a machine reached over SSH the agent answers these; no local store is opened or made.
+        if arguments.count > 1, RemoteFront.commands.contains(arguments[1]), let socket = AgentSocket.forwarded(environment()) {
+            RemoteFront(socket: socket, environment: environment()).answer(arguments)
+            FullBinary.exec(arguments)
+        }
         if arguments.count == 3, arguments[1] == "token", !arguments[2].hasPrefix("-") {
             CrashHygiene.install()  // before any secret is in memory
             if case .found(let found) = CachedTokenReader(environment: environment()).lookUp(.token(account: arguments[2])) {

@@ -27,7 +27,7 @@ import AuthDeckLook
         for binding in Keymap.bindings {
             #expect(raw.contains(".B \(binding.label)\n\(binding.help)\n"), "KEYS: \(binding.label)")
         }
-        for command in ["deck", "demo", "status", "providers", "accounts", "login", "refresh", "token", "cookies", "request", "exec", "watch", "logout", "prune", "events", "msal inspect", "msal prune", "import msal", "import cookies", "import cert", "config import-url", "key migrate"] {
+        for command in ["deck", "demo", "status", "providers", "accounts", "login", "refresh", "token", "cookies", "request", "exec", "watch", "logout", "prune", "events", "msal inspect", "msal prune", "import msal", "import cookies", "import cert", "config import-url", "key migrate", "ssh"] {
             #expect(text.contains("authdeck \(command)"), "\(command)")
         }
     }

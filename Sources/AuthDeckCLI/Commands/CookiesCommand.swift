@@ -17,6 +17,11 @@ struct CookiesCommand: AsyncParsableCommand {
     @Option(name: .long, help: "netscape (a jar for curl -b) or header (a Cookie: header line).") var format: Format = .netscape
     @Flag(name: .long, help: "Print JSON: each cookie's name, value, domain, path, expiry and flags, and the account. Not with --format.")
     var json = false
+    @Option(name: .long, help: ArgumentHelp("""
+        With AUTHDECK_AGENT (a machine reached over SSH): how long to wait for the agent, the person's \
+        confirmation and any sign-in there (default 2m, or AUTHDECK_AGENT_TIMEOUT). Without an agent it is not used.
+        """, valueName: "span"))
+    var timeout: String?
 
     /// The `--json` answer: the account and its cookies, as `token --json` gives a token with
     /// what a script checks before using it. A session cookie has no `expires_at`.

@@ -57,11 +57,17 @@ struct KubeCredentialCommand: AsyncParsableCommand {
                 note: { context.output.note($0) })
             token = try await RoutedToken(context: context, config: config, configIdentity: configIdentity).token(for: route, fromConfig: false).0
         }
-        var status: [String: Any] = ["token": token.value.exposedValue]
-        if let expiry = token.expiresAt { status["expirationTimestamp"] = expiry.iso8601 }
-        let credential: [String: Any] = ["apiVersion": info.apiVersion, "kind": "ExecCredential", "status": status]
+        context.output.raw(try Self.execCredential(token: token.value.exposedValue, expiresAt: token.expiresAt, apiVersion: info.apiVersion))
+    }
+
+    /// kubectl's `ExecCredential` for a token and its expiry (sorted keys, slashes unescaped:
+    /// what the front's `ExecCredentialText` writes byte for byte), a local token's or the agent's.
+    static func execCredential(token: String, expiresAt: Instant?, apiVersion: String) throws -> String {
+        var status: [String: Any] = ["token": token]
+        if let expiry = expiresAt { status["expirationTimestamp"] = expiry.iso8601 }
+        let credential: [String: Any] = ["apiVersion": apiVersion, "kind": "ExecCredential", "status": status]
         let data = try JSONSerialization.data(withJSONObject: credential, options: [.sortedKeys, .withoutEscapingSlashes])
-        context.output.raw(String(decoding: data, as: UTF8.self) + "\n")
+        return String(decoding: data, as: UTF8.self) + "\n"
     }
 }
 

@@ -36,7 +36,9 @@ struct SetupGitCommand: AsyncParsableCommand {
     /// The command with its ports given (`DeckContext`): what `run` does, and what tests call.
     func run(in context: DeckContext) async throws {
         // A registry's entry is docker's: git is never pointed at it.
-        let targets = urls.isEmpty ? try context.loadConfig().credentials.filter { !$0.isDockers }.map(\.url) : urls.map(CredentialRoute.normalized)
+        // On a machine reached over SSH the routes are the agent's (RemoteMode), not a local config's.
+        let targets = urls.isEmpty ? try (RemoteMode.routes(context.environment) ?? context.loadConfig().credentials).filter { !$0.isDockers }.map(\.url)
+                                   : urls.map(CredentialRoute.normalized)
         guard !targets.isEmpty else {
             throw CLIError.usage("no URL given and no git [[credential]] entry (one without registry) in \(context.configPath): add one (see authdeck(1), GIT, KUBECTL AND DOCKER)")
         }

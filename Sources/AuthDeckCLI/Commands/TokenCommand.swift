@@ -30,6 +30,11 @@ struct TokenCommand: AsyncParsableCommand {
         The signature is NOT verified (a look, not a proof); an opaque token is an error (exit 1).
         """)
     var decode = false
+    @Option(name: .long, help: ArgumentHelp("""
+        With AUTHDECK_AGENT (a machine reached over SSH): how long to wait for the agent, the person's \
+        confirmation and any sign-in there (default 2m, or AUTHDECK_AGENT_TIMEOUT). Without an agent it is not used.
+        """, valueName: "span"))
+    var timeout: String?
 
     /// The `--json` answer. Field names are authdeck(1)'s snake_case, as in `accounts --json`;
     /// a field with no value is left out (a token that does not expire has no `expires_at`).
@@ -96,7 +101,12 @@ struct TokenCommand: AsyncParsableCommand {
             throw Self.cookieAccount(stored.account, profile: profile)
         }
         let token = try await TokenAccess(wiring: context.wiring(store), config: config, configIdentity: configIdentity).token(stored, scopes: scope)
-        let a = stored.account
+        try write(token, of: stored.account, shape: shape, context: context)
+    }
+
+    /// Prints `token` of account `a` in `shape`: what a local token and one the agent sent
+    /// (`RemoteMode`) both go through, so the two cannot differ.
+    static func write(_ token: AccessToken, of a: Account, shape: Shape, context: DeckContext) throws {
         switch shape {
         case .token: return context.output.raw(token.value.exposedValue + "\n")
         case .xoauth2: return context.output.raw(XOAuth2.initialResponse(username: a.username, token: token.value.exposedValue) + "\n")
