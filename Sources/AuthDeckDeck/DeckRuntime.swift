@@ -131,6 +131,8 @@ public final class DeckRuntime {
             }
         }
         screen.stop()
+        // No host waits on a deck that is gone: every ask still open is denied now.
+        work.confirmer.close()
         finishWork()
         return endedBy
     }
@@ -186,6 +188,10 @@ public final class DeckRuntime {
             Task.detached(executorPreference: executor) { work.encodeQR(uri) }
         case .openURL(let url):
             _ = work.wiring.openInBrowser(url, config: work.config)
+        case let .answerAgent(ticket, answer):
+            work.confirmer.answer(ticket, answer.decision)
+        case .readHandOuts:
+            break
         case .quit:
             break
         }

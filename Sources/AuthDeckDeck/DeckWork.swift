@@ -19,7 +19,7 @@ public struct DeckWork: Sendable {
     var store: DeckStore { wiring.store }
     var clock: any WallClock { wiring.clock }
     /// Results for the loop.
-    let inbox = Inbox()
+    let inbox: Inbox
     /// What of the tasks has not ended yet (see `DeckRuntime.finishWork`).
     let running = RunningWork()
     /// Back-off after failed renewals and the bound on renewals at once (4), for as long as
@@ -30,6 +30,17 @@ public struct DeckWork: Sendable {
     /// Told of every sign-in prompt with the account it is for (the demo's approver, which
     /// approves a device code as the account being signed in).
     let onSignInPrompt: (@Sendable (_ accountId: String, SignInPrompt) -> Void)?
+    /// Hosts' requests waiting for the person's answer in the agent window.
+    let confirmer: DeckAgentConfirmer
+
+    init(wiring: ProviderWiring, config: DeckConfig, onSignInPrompt: (@Sendable (_ accountId: String, SignInPrompt) -> Void)?) {
+        self.wiring = wiring
+        self.config = config
+        self.onSignInPrompt = onSignInPrompt
+        let inbox = Inbox()
+        self.inbox = inbox
+        confirmer = DeckAgentConfirmer(inbox: inbox, clock: wiring.clock)
+    }
 
     /// The whole store read again, then the loop told that this reload ended.
     func reload(selected: String?) {

@@ -29,6 +29,13 @@ public enum DeckAction: Equatable, Sendable {
     case qrCode(uri: String, QRMatrix)
     /// Account `id`'s recent events, read because it was selected (`DeckEffect.readEvents`).
     case eventsRead(id: String, events: [DeckEvent])
+    /// A host asks for an account's credential: the agent window asks the person.
+    case agentAsked(DeckAgentAsk)
+    /// The request of `ticket` stopped waiting before an answer (its client hung up): its
+    /// window or place in the queue goes.
+    case agentAskEnded(ticket: Int)
+    /// What the agent handed to which host, by account id, read again (`DeckEffect.readHandOuts`).
+    case handOutsRead([String: [DeckHandOut]])
 }
 
 /// Work `reduce` asks the runtime to do; results come back as actions.
@@ -57,5 +64,9 @@ public enum DeckEffect: Equatable, Sendable {
     /// Encode a verification URL as a QR code (answered by `.qrCode`, or not at all when
     /// libqrencode is missing).
     case encodeQR(String)
+    /// The person's answer to the host's request waiting under `ticket`.
+    case answerAgent(ticket: Int, DeckAgentAsk.Answer)
+    /// Read again what the agent handed to which host (answered by `.handOutsRead`).
+    case readHandOuts
     case quit
 }
