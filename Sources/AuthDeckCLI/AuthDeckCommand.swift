@@ -19,7 +19,7 @@ struct AuthDeckCommand: AsyncParsableCommand {
         version: AuthDeckCore.version,
         subcommands: [DeckCommand.self, DemoCommand.self, StatusCommand.self, ProvidersCommand.self, AccountsCommand.self, UseCommand.self, LoginCommand.self, RefreshCommand.self, TokenCommand.self, ImportCommand.self, ConfigCommand.self, MSALCommand.self,
                       CookiesCommand.self, RequestCommand.self, ExecCommand.self, WatchCommand.self, LogoutCommand.self, PruneCommand.self, EventsCommand.self, KeyCommand.self,
-                      GitCredentialCommand.self, SetupGitCommand.self, KubeCredentialCommand.self, SetupKubeCommand.self, DockerCredentialCommand.self],
+                      GitCredentialCommand.self, SetupGitCommand.self, KubeCredentialCommand.self, SetupKubeCommand.self, DockerCredentialCommand.self, AgentCommand.self],
         defaultSubcommand: nil)
 
     @OptionGroup var global: GlobalOptions

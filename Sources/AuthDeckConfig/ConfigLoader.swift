@@ -44,7 +44,7 @@ public enum ConfigLoader {
         let root = try TOMLDocument.parse(text, path: path)
         var config = DeckConfig(path: path, fileExists: true)
         let top = TableReader(table: root, path: path, location: nil)
-        try top.rejectUnknown(["expiring_soon", "clock_skew", "prune", "provider", "keys", "hooks", "credential"])
+        try top.rejectUnknown(["expiring_soon", "clock_skew", "prune", "provider", "keys", "hooks", "credential", "agent", "agent_confirm"])
         if let hooks = try top.table("hooks", location: "[hooks]") {
             try hooks.rejectUnknown(DeckHooks.keys)
             config.hooks = DeckHooks(onRenewed: try hooks.string("on_renewed"), onNeedsSignIn: try hooks.string("on_needs_sign_in"),
@@ -111,6 +111,7 @@ public enum ConfigLoader {
                 config.credentials.append(route)
             }
         }
+        try AgentReader.read(root, path: path, into: &config)
         return config
     }
 }

@@ -15,6 +15,11 @@ public struct DeckConfig: Equatable, Sendable {
     public var hooks = DeckHooks()
     /// `[[credential]]`: which account answers git, kubectl and docker for which URL.
     public var credentials: [CredentialRoute] = []
+    /// `[[agent]]`: the agent's standing allow-list (host pattern, accounts, scopes, expiry).
+    public var agentAllows: [AgentAllow] = []
+    /// `[agent_confirm] command`: what `authdeck agent` runs to ask the person when it has no
+    /// terminal (argv split as words; its first word out: once, connection or deny).
+    public var agentConfirmCommand: String?
 
     public init(path: String, fileExists: Bool, statePolicy: StatePolicy = .standard,
                 pruneSettings: PruneSettings = .standard, providers: [ProviderProfile] = []) {

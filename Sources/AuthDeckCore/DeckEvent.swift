@@ -20,6 +20,11 @@ public struct DeckEvent: Equatable, Hashable, Sendable {
         /// A row of the store that did not match its seal (edited without the key) and was
         /// discarded or refused.
         case tampered
+        /// The agent handed a credential to a host (`AgentHandOut` in the detail: host, account,
+        /// audience, client, until when — never the secret).
+        case agentAnswered = "agent_answered"
+        /// The agent refused a request (another user, a host not allowed, a deny, an expired allow).
+        case agentRefused = "agent_refused"
         /// A kind written by a newer authdeck that this version does not know.
         case other
     }

@@ -9,9 +9,19 @@ extension DeckStore {
     }
 
     public func events(since: Instant?, accountId: String?, limit: Int?) throws -> [DeckEvent] {
+        try events(since: since, accountId: accountId, kinds: nil, limit: limit)
+    }
+
+    /// The events of `kinds` only (nil: all), newest `limit` of them in order: what a view over
+    /// one sort of event (the agent's hand-outs) reads without the rest of the trail.
+    public func events(since: Instant?, accountId: String?, kinds: [DeckEvent.Kind]?, limit: Int?) throws -> [DeckEvent] {
         try read { db in
             var clauses: [String] = []
             var args: StatementArguments = []
+            if let kinds {
+                clauses.append("kind IN (\(kinds.map { _ in "?" }.joined(separator: ",")))")
+                for kind in kinds { _ = args.append(contentsOf: [kind.rawValue]) }
+            }
             if let since {
                 clauses.append("at >= ?")
                 _ = args.append(contentsOf: [since.secondsSinceEpoch])

@@ -29,6 +29,8 @@ public enum EventSentence {
         case .keyCreated: return joined("store key created", detail)
         case .keyMigrated: return joined("store key moved", detail)
         case .tampered: return joined("edited without the key", detail)
+        case .agentAnswered, .agentRefused:
+            return AgentHandOut(detail: detail).map { $0.sentence(refused: e.kind == .agentRefused) } ?? joined(e.kind == .agentAnswered ? "agent answered" : "agent refused", detail)
         case .other: return joined("event", detail)
         }
     }

@@ -68,7 +68,7 @@ import AuthDeckTestSupport
         ("provider = \"work\"",
          "/home/u/.config/authdeck/config.toml: \"provider\" must be an array of tables: write each one as [[provider]]"),
         ("thme = \"dark\"",
-         "/home/u/.config/authdeck/config.toml: unknown key \"thme\"; known keys: expiring_soon, clock_skew, prune, provider, keys, hooks, credential"),
+         "/home/u/.config/authdeck/config.toml: unknown key \"thme\"; known keys: expiring_soon, clock_skew, prune, provider, keys, hooks, credential, agent, agent_confirm"),
     ])
     func mistakesAreWorded(toml: String, expected: String) {
         #expect(message(toml) == expected)

@@ -37,52 +37,27 @@ struct DockerCredentialCommand: AsyncParsableCommand {
         default: throw CLIError.usage("docker-credential takes get, store, erase or list (found \"\(TerminalText.inert(operation))\")")
         }
         let server = input.trimmingCharacters(in: .whitespacesAndNewlines)
-        if let refusal = Self.transportRefusal(server) { throw CLIError.failure(refusal) }
-        let host = CredentialRoute(url: server.contains("://") ? server : "https://" + server, account: "").hostAndPort
+        if let refusal = CredentialRouting.transportRefusal(server) { throw CLIError.failure(refusal) }
         let config = try context.loadConfig()
-        guard let route = config.credentials.filter({ $0.isDockers && $0.hostAndPort == host }).max(by: { $0.url.count < $1.url.count }) else {
+        // The same decision the agent makes for a remote docker (`CredentialRouting`).
+        let (route, host): (CredentialRoute, String)
+        switch CredentialRouting.docker(server, in: config) {
+        case .notFound:
             // What docker's helpers say when they hold nothing for the registry.
             Output.raw("credentials not found in native keychain\n")
             throw ExitCode(1)
-        }
-        // The entry's own URL too: `url = "http://…"` named over plain http gives docker nothing.
-        if let refusal = SecretDestination.refusal(.accessToken, to: route.url) {
-            throw CLIError.failure("docker-credential for \(TerminalText.inert(server)): the [[credential]] url: \(refusal); nothing was given to docker")
+        case .refused(let refusal): throw CLIError.failure(refusal)
+        case .route(let found, let named): (route, host) = (found, named)
         }
         let (token, username) = try await RoutedToken(context: context, config: config, ask: true).token(for: route)
-        var answer: [String: String] = ["ServerURL": server]
-        if route.isACR {
-            // Whoever can write the CA file chooses whom TLS believes: held to config.toml's rule.
-            if let caFile = route.caFile, let problem = TrustedPath.problem(caFile, home: XDG.home(context.environment)) {
-                throw CLIError.failure("[[credential]] \(TerminalText.inert(route.url)): ca_file \(caFile): \(problem); nothing was sent")
-            }
-            do {
-                answer["Secret"] = try await RegistryExchange(environment: context.environment, http: context.network.http)
-                    .refreshToken(registry: host, scheme: route.url.lowercased().hasPrefix("http://") ? "http" : "https",
-                                  token: token, caFile: route.caFile).exposedValue
-            } catch let failure as AuthFailure {
-                throw failure.naming(route.account)
-            }
-            answer["Username"] = RegistryRoutesUser.acr
-        } else {
-            (answer["Username"], answer["Secret"]) = (username, token.value.exposedValue)
-        }
+        let (user, secret) = try await CredentialRouting.dockerSecret(route, host: host, token: token, username: username,
+                                                                      environment: context.environment, http: context.network.http)
+        let answer: [String: String] = ["ServerURL": server, "Username": user, "Secret": secret]
         Output.raw(String(decoding: try JSONSerialization.data(withJSONObject: answer, options: [.sortedKeys, .withoutEscapingSlashes]), as: UTF8.self) + "\n")
-    }
-}
-
-extension DockerCredentialCommand {
-    /// Why a credential for `server` (as docker names it) is refused for how it would travel,
-    /// or nil: a registry named with a scheme gets one only over https, or plain http to this
-    /// machine — as git's routes answer only their own scheme. A bare `host[:port]` is docker's
-    /// https. (The one place the docker helper decides this, kept so it can follow a wider rule.)
-    static func transportRefusal(_ server: String) -> String? {
-        guard let refusal = SecretDestination.refusal(.accessToken, to: server.contains("://") ? server : "https://" + server) else { return nil }
-        return "docker-credential for \(TerminalText.inert(server)): \(refusal); nothing was given to docker"
     }
 }
 
 /// The user name an ACR refresh token goes with, as `az acr login` hands it to docker.
 enum RegistryRoutesUser {
-    static let acr = "00000000-0000-0000-0000-000000000000"
+    static let acr = CredentialRouting.acrUser
 }

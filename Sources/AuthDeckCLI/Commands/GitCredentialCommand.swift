@@ -37,18 +37,21 @@ struct GitCredentialCommand: AsyncParsableCommand {
             return
         }
         guard let url = request.url else { return }
-        guard !CredentialRoute.climbs(url) else {
-            return Output.error("git-credential for \(TerminalText.inert(url)): the path holds a dot segment (`.` or `..`, perhaps percent-encoded), which may climb out of the [[credential]] url it starts with; nothing was given to git")
+        // Said before the config is read: no config makes such a path safe.
+        if let climb = CredentialRouting.climbReason(url) {
+            return Output.error("git-credential for \(TerminalText.inert(url)): \(climb); nothing was given to git")
         }
         NetworkWarmup.beginIfDue()
         let context = DeckContext(global)
         // Taken before the file is read, so an edit in between makes the front's record stale.
         let configIdentity = ConfigFileIdentity.of(path: context.configPath)
         let config = try context.loadConfig()
-        guard let route = CredentialRoute.route(for: url, in: config.credentials.filter { !$0.isDockers }) else { return }
-        // git sends the token where it asked for it: held to the one decision like every sender.
-        if let refusal = SecretDestination.refusal(.accessToken, to: url) {
-            return Output.error("git-credential for \(TerminalText.inert(url)): \(refusal); nothing was given to git")
+        // The same decision the agent makes for a remote git (`CredentialRouting`).
+        let route: CredentialRoute
+        switch CredentialRouting.git(url, in: config) {
+        case .none(nil): return
+        case .none(let reason?): return Output.error("git-credential for \(TerminalText.inert(url)): \(reason); nothing was given to git")
+        case .route(let found): route = found
         }
         do {
             let (token, username) = try await RoutedToken(context: context, config: config, configIdentity: configIdentity,
