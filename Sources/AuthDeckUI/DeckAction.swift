@@ -36,6 +36,12 @@ public enum DeckAction: Equatable, Sendable {
     case agentAskEnded(ticket: Int)
     /// What the agent handed to which host, by account id, read again (`DeckEffect.readHandOuts`).
     case handOutsRead([String: [DeckHandOut]])
+    /// A host's request needs account `id` signed in: the deck signs it in as Enter does.
+    case agentSignIn(id: String)
+    /// The host waiting for `id`'s sign-in stopped waiting: a sign-in started for it stops.
+    case agentSignInTimedOut(id: String)
+    /// The deck serves no hosts (another agent answers at the socket, or it cannot listen): why.
+    case agentNotServing(String)
 }
 
 /// Work `reduce` asks the runtime to do; results come back as actions.

@@ -86,6 +86,7 @@ public enum DeckReducer {
             return []
         case let .renewFinished(id, failure, retryAt):
             state.busy.removeValue(forKey: id)
+            state.agentSignIns.remove(id)
             state.renewNotBefore[id] = retryAt
             let name = state.accountName(id)
             say(&state, failure.map { "\(name): \($0)" }, held: "Renewed \(name).", waitingFor: id)
@@ -115,6 +116,7 @@ public enum DeckReducer {
             return []
         case let .signInFinished(id, failure, account, existing):
             state.busy.removeValue(forKey: id)
+            state.agentSignIns.remove(id)
             if isSignInModal(state.modal) { state.modal = nil }
             if failure == cancelledFailure {
                 // Said as Esc said it: the two arrive in either order and must not disagree.
@@ -165,6 +167,23 @@ public enum DeckReducer {
         case .handOutsRead(let handOuts):
             state.handOuts = handOuts
             return []
+        case .agentSignIn(let id):
+            // Signed in as Enter signs it in; one already under way is waited for instead.
+            guard state.busy[id] == nil else { return [] }
+            state.busy[id] = "signing in"
+            state.agentSignIns.insert(id)
+            state.message = "A host asks for \(state.accountName(id)), which needs a sign-in: signing it in."
+            return [.renew(ids: [id], interactiveIfNeeded: true)]
+        case .agentSignInTimedOut(let id):
+            guard state.agentSignIns.remove(id) != nil, state.busy[id] != nil else { return [] }
+            // Only this account's window closes: an ask or another sign-in may be open.
+            if signInModalId(state.modal) == id { state.modal = nil }
+            state.busy.removeValue(forKey: id)
+            state.message = "The sign-in of \(state.accountName(id)) stopped: the host's request timed out."
+            return [.cancelSignIn(id: id)]
+        case .agentNotServing(let why):
+            state.message = state.message.map { "\($0) · \(why)" } ?? why
+            return []
         case let .qrCode(uri, matrix):
             state.qrURI = uri
             state.qrMatrix = matrix
@@ -176,6 +195,14 @@ public enum DeckReducer {
             return click(&state, x: x, y: y)
         case .key(let key):
             return press(&state, key)
+        }
+    }
+
+    /// The account a sign-in window is for.
+    static func signInModalId(_ m: DeckState.Modal?) -> String? {
+        switch m {
+        case .deviceCode(let id, _, _, _, _)?, .browser(let id, _)?, .password(let id, _, _, _)?: return id
+        default: return nil
         }
     }
 
@@ -421,13 +448,13 @@ public enum DeckReducer {
         switch command {
         case .allowOnce:
             answer = .once
-            state.message = "Allowed \(ask.hostName) \(ask.account), this once."
+            state.message = "Allowed \(ask.account) to \(ask.hostName), this once."
         case .allowForConnection:
             answer = .connection
-            state.message = "Allowed \(ask.hostName) \(ask.account) for this connection."
+            state.message = "Allowed \(ask.account) to \(ask.hostName) for this connection."
         case .deny:
             answer = .deny
-            state.message = "Denied \(ask.hostName) \(ask.account)."
+            state.message = "Denied \(ask.account) to \(ask.hostName)."
         case .quit:
             // Leaving answers every host still waiting: no remote command waits for a deck gone.
             state.modal = nil
@@ -452,7 +479,7 @@ public enum DeckReducer {
             gone.insert(ask, at: 0)
         }
         guard let first = gone.first else { return [] }
-        state.message = gone.count == 1 ? "Denied \(first.hostName) \(first.account): no answer before its request timed out."
+        state.message = gone.count == 1 ? "Denied \(first.account) to \(first.hostName): no answer before its request timed out."
             : "Denied \(gone.count) hosts' requests: no answer before they timed out."
         return gone.map { .answerAgent(ticket: $0.ticket, .deny) }
     }

@@ -77,6 +77,9 @@ public struct DeckState: Equatable, Sendable {
     /// What the agent handed to which host, by account id (the detail pane lists them; a row
     /// some host holds a live one of is marked).
     public var handOuts: [String: [DeckHandOut]] = [:]
+    /// Accounts whose sign-in the deck started for a host's request (`agentSignIn`): stopped
+    /// when that request stops waiting, unless the person started it.
+    public var agentSignIns: Set<String> = []
     /// Operations in flight, by account id (shown with a spinner).
     public var busy: [String: String] = [:]
     /// When an account may be renewed ahead of expiry again, as the renewal pacing said (see

@@ -55,12 +55,12 @@ struct DeckAgentTests {
             .until("host     buildhost"),
             .input(.key(.char("o"))),
             .until("host     jumpbox"),
-            .until("Denied jumpbox work/taro@contoso.com: no answer before its request timed out."),
+            .until("Denied work/taro@contoso.com to jumpbox: no answer before its request timed out."),
         ])
         let firstRead = FirstRead(store) { try DeckWork.load(store: store, config: config, now: SystemClock().now(), selected: nil) }
         _ = runtime.run(screen: screen, firstRead: firstRead)
         #expect(screen.failure == nil, "\(screen.failure ?? "")")
-        let allowed = try #require(screen.frames.first { $0.text.contains("Allowed buildhost work/taro@contoso.com, this once.") })
+        let allowed = try #require(screen.frames.first { $0.text.contains("Allowed work/taro@contoso.com to buildhost, this once.") })
         #expect(allowed.text.contains("host     jumpbox"), "the next ask shown as the first is answered")
         #expect(await asks[0].value == .once)
         #expect(await asks[1].value == .deny)

@@ -39,10 +39,10 @@ import AuthDeckLook
         #expect(!shown.unicodeScalars.contains { $0.value == 0x1b || $0.value == 0x07 })
     }
 
-    @Test(arguments: [(Key.char("o"), DeckAgentAsk.Answer.once, "Allowed buildhost work/taro@contoso.com, this once."),
-                      (.char("c"), .connection, "Allowed buildhost work/taro@contoso.com for this connection."),
-                      (.char("d"), .deny, "Denied buildhost work/taro@contoso.com."),
-                      (.escape, .deny, "Denied buildhost work/taro@contoso.com.")])
+    @Test(arguments: [(Key.char("o"), DeckAgentAsk.Answer.once, "Allowed work/taro@contoso.com to buildhost, this once."),
+                      (.char("c"), .connection, "Allowed work/taro@contoso.com to buildhost for this connection."),
+                      (.char("d"), .deny, "Denied work/taro@contoso.com to buildhost."),
+                      (.escape, .deny, "Denied work/taro@contoso.com to buildhost.")])
     func eachKeyAnswersTheHost(key: Key, answer: DeckAgentAsk.Answer, said: String) {
         var s = deck()
         _ = DeckReducer.reduce(&s, .agentAsked(ask(7)))
@@ -87,7 +87,7 @@ import AuthDeckLook
         #expect(DeckRenderer.render(s).text.contains("Denied by itself in 3s unless answered."))
         let late = DeckReducer.reduce(&s, .tick(Self.now + .seconds(5)))
         #expect(late.contains(.answerAgent(ticket: 1, .deny)))
-        #expect(s.message == "Denied buildhost work/taro@contoso.com: no answer before its request timed out.")
+        #expect(s.message == "Denied work/taro@contoso.com to buildhost: no answer before its request timed out.")
         #expect(s.modal == .agentAsk(ask(2, host: "jumpbox", wait: 60)), "the next ask is shown")
         // A queued ask times out too, though never shown.
         _ = DeckReducer.reduce(&s, .agentAsked(ask(3, wait: 6)))
@@ -167,6 +167,36 @@ import AuthDeckLook
         _ = DeckReducer.reduce(&s, .tick(Self.now + .hours(1)))
         let later = DeckRenderer.render(s).text
         #expect(!later.contains("⇄") && later.contains("held by buildhost (User.Read) — expired 18m 00s ago"), "\(later)")
+    }
+
+    /// Issue 43, item 4: a host's request for an account that needs a sign-in starts the
+    /// deck's own sign-in of it, as Enter does; when the host stops waiting, a sign-in started
+    /// for it stops (its window only: an ask open meanwhile stays).
+    @Test func aHostsSignInIsTheDecksOwnAndStopsWhenTheHostGivesUp() {
+        var s = deck()
+        let id = "work/0000a005"
+        #expect(DeckReducer.reduce(&s, .agentSignIn(id: id)) == [.renew(ids: [id], interactiveIfNeeded: true)])
+        #expect(s.busy[id] == "signing in" && s.message == "A host asks for work/mfa@contoso.com, which needs a sign-in: signing it in.")
+        #expect(DeckReducer.reduce(&s, .agentSignIn(id: id)) == [], "one sign-in at a time: the second request waits for it")
+        _ = DeckReducer.reduce(&s, .signInPrompt(id: id, .deviceCode(userCode: "ABCD", verificationURI: "https://x.test/device",
+                                                                       verificationURIComplete: nil, message: nil, expiresAt: Self.now + .minutes(10))))
+        #expect(DeckRenderer.render(s).text.contains("Sign in work/mfa@contoso.com"))
+        #expect(DeckReducer.reduce(&s, .agentSignInTimedOut(id: id)) == [.cancelSignIn(id: id)])
+        #expect(s.modal == nil && s.busy[id] == nil && s.message == "The sign-in of work/mfa@contoso.com stopped: the host's request timed out.")
+        // One the person started themselves is theirs: a host giving up does not stop it.
+        var own = deck()
+        own.selectedID = id
+        _ = DeckReducer.reduce(&own, .key(.enter))
+        #expect(DeckReducer.reduce(&own, .agentSignIn(id: id)) == [])
+        #expect(DeckReducer.reduce(&own, .agentSignInTimedOut(id: id)) == [] && own.busy[id] != nil)
+    }
+
+    /// Another agent answers at the socket: said once on the status line, beside what is there.
+    @Test func aDeckThatServesNoHostsSaysWhy() {
+        var s = deck()
+        s.message = "Theme left out of t: mine.toml."
+        _ = DeckReducer.reduce(&s, .agentNotServing("An authdeck agent already answers at /run/a.sock: this deck serves no hosts."))
+        #expect(s.message == "Theme left out of t: mine.toml. · An authdeck agent already answers at /run/a.sock: this deck serves no hosts.")
     }
 
     static let snapshots = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Snapshots")

@@ -50,7 +50,7 @@ struct DeckCommand: AsyncParsableCommand {
         let (wiring, environment, note, ascii) = (context.wiring(store), context.environment, catalog.note, !TerminalProbe.localeIsUTF8())
         let signal = await MainActor.run { [themes] in
             let runtime = DeckRuntime(wiring: wiring, config: config, environment: environment, themes: themes,
-                                      ascii: ascii, notify: { Output.stderr($0) })
+                                      ascii: ascii, servesAgent: true, notify: { Output.stderr($0) })
             if let note { runtime.state.message = note }
             return runtime.run(screen: CursesScreen(color: !noColor), firstRead: firstRead)
         }
