@@ -86,7 +86,7 @@ import AuthDeckTestSupport
         try s.send("/")
         try s.send(literal: "taro")
         try s.send("Enter")
-        let shown = try s.waitFor("the host in the detail pane") { $0.contains("held by buildhost, as it says (") }
+        let shown = try s.waitFor("the host in the detail pane") { $0.contains("held by buildhost, as it says — in ") }
         #expect(shown.split(separator: "\n").contains { $0.contains("taro@contoso.com ⇄") }, "\(shown)")
         #expect(!shown.contains(allowed["access_token"] ?? "-"), "no token on screen")
 
