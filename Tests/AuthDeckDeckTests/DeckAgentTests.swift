@@ -28,6 +28,15 @@ struct DeckAgentTests {
         return (store, try ConfigLoader.load(path: dir.file("config/authdeck/config.toml"), required: true), env)
     }
 
+    /// The real runtime on the fixture (no socket served: the confirmer is asked directly).
+    @MainActor
+    static func runtime(_ dir: TempDirectory) throws -> (DeckStore, DeckConfig, DeckRuntime) {
+        let (store, config, env) = try fixture(dir)
+        let runtime = DeckRuntime(wiring: ProviderWiring(store: store, clock: SystemClock(), environment: env), config: config, environment: env,
+                                  themes: [Theme.standard], ascii: false, executor: ThreadExecutor(), notify: { _ in })
+        return (store, config, runtime)
+    }
+
     static func ask(host: String) -> AgentAsk {
         AgentAsk(host: host, hostClaimed: false, session: "s1", accountId: "work/0000a001", accountName: "work/taro@contoso.com",
                  audience: "User.Read", client: "token")
@@ -41,9 +50,7 @@ struct DeckAgentTests {
     @MainActor
     @Test func theKeyPressedInTheWindowIsTheAnswerAndAnUnansweredAskIsDenied() async throws {
         let dir = TempDirectory("authdeck-deck-agent")
-        let (store, config, env) = try Self.fixture(dir)
-        let runtime = DeckRuntime(wiring: ProviderWiring(store: store, clock: SystemClock(), environment: env), config: config, environment: env,
-                                  themes: [Theme.standard], ascii: false, executor: ThreadExecutor(), notify: { _ in })
+        let (store, config, runtime) = try Self.runtime(dir)
         let confirmer = runtime.work.confirmer
         // Two hosts ask at once: the second waits behind the first's window, and nobody
         // answers it within its 3 seconds.
@@ -72,9 +79,7 @@ struct DeckAgentTests {
     @MainActor
     @Test func closingTheDeckDeniesEveryWaitingAsk() async throws {
         let dir = TempDirectory("authdeck-deck-agent")
-        let (store, config, env) = try Self.fixture(dir)
-        let runtime = DeckRuntime(wiring: ProviderWiring(store: store, clock: SystemClock(), environment: env), config: config, environment: env,
-                                  themes: [Theme.standard], ascii: false, executor: ThreadExecutor(), notify: { _ in })
+        let (store, config, runtime) = try Self.runtime(dir)
         let confirmer = runtime.work.confirmer
         let waiting = Self.asking(confirmer, "buildhost", timeout: 600)
         let screen = DeckLoopTests.ScriptedScreen([.until("host     buildhost"), .input(.key(.char("q")))])

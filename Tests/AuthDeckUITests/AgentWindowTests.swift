@@ -199,19 +199,6 @@ import AuthDeckLook
         #expect(s.message == "Theme left out of t: mine.toml. · An authdeck agent already answers at /run/a.sock: this deck serves no hosts.")
     }
 
-    static let snapshots = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Snapshots")
-
-    func snapshot(_ name: String, _ buffer: ScreenBuffer) throws {
-        let file = Self.snapshots.appendingPathComponent(name + ".txt")
-        let text = buffer.text + "\n"
-        if ProcessInfo.processInfo.environment["AUTHDECK_RECORD_SNAPSHOTS"] == "1" || !FileManager.default.fileExists(atPath: file.path) {
-            try text.write(to: file, atomically: true, encoding: .utf8)
-            if ProcessInfo.processInfo.environment["AUTHDECK_RECORD_SNAPSHOTS"] != "1" { Issue.record("recorded a new snapshot \(name); check it in") }
-            return
-        }
-        #expect(text == (try String(contentsOf: file, encoding: .utf8)), "\(name) differs from its snapshot:\n\(text)")
-    }
-
     /// The window at 120×40 and 60×15, and under LANG=C (ASCII glyphs, and every other
     /// character as the terminal would show it): whole, with its keys, at each.
     @Test(arguments: [(120, 40, false), (60, 15, false), (60, 15, true)])
@@ -224,6 +211,6 @@ import AuthDeckLook
         let text = b.text
         #expect(text.contains("allow once") && text.contains("d deny") && text.contains("1 more request waiting"), "\(text)")
         if ascii { #expect(text.unicodeScalars.allSatisfy { $0.value < 0x80 }, "\(text)") }
-        try snapshot("agent-ask-\(width)x\(height)\(ascii ? "-ascii" : "")", b)
+        try DeckRendererTests().snapshot("agent-ask-\(width)x\(height)\(ascii ? "-ascii" : "")", b)
     }
 }
