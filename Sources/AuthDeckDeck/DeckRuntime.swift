@@ -260,6 +260,8 @@ final class Inbox: Sendable {
     private let waiting = Mutex((actions: [DeckAction](), reloadEnded: false))
     func post(_ a: DeckAction) { waiting.withLock { $0.actions.append(a) } }
     func drain() -> [DeckAction] { waiting.withLock { w in defer { w.actions.removeAll() }; return w.actions } }
+    /// What waits, left waiting (for tests).
+    func peek() -> [DeckAction] { waiting.withLock { $0.actions } }
     func markReloadEnded() { waiting.withLock { $0.reloadEnded = true } }
     func takeReloadEnded() -> Bool { waiting.withLock { w in defer { w.reloadEnded = false }; return w.reloadEnded } }
 }

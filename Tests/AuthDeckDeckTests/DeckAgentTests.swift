@@ -89,4 +89,32 @@ struct DeckAgentTests {
         #expect(await waiting.value == .deny)
         #expect(await confirmer.confirm(Self.ask(host: "late"), timeout: 600) == .deny, "a deck gone denies at once")
     }
+
+    /// Issue 43, item 4: a host's sign-in is the deck's own. The request asks the loop to sign
+    /// the account in and waits; the sign-in ending answers it (true or false); a request whose
+    /// timeout passes gets false and tells the loop to stop that sign-in; a closing deck says no.
+    @Test func aHostsSignInWaitsForTheDecksOwnAndEndsWithItsTimeout() async throws {
+        let dir = TempDirectory("authdeck-deck-agent")
+        let (store, _, _) = try Self.fixture(dir)
+        let stored = try #require(try store.account(id: "work/0000a005"))
+        let inbox = Inbox()
+        let signIns = DeckAgentSignIns(inbox: inbox)
+        let signed = Task.detached { await signIns.signIn(stored, timeout: 30) }
+        let deadline = Date() + 10
+        while !inbox.peek().contains(.agentSignIn(id: stored.account.id)), Date() < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(inbox.drain() == [.agentSignIn(id: stored.account.id)], "the loop is asked to sign it in")
+        signIns.finished(stored.account.id, ok: true)
+        #expect(await signed.value)
+
+        let started = Date()
+        #expect(await signIns.signIn(stored, timeout: 1) == false)
+        #expect(Date().timeIntervalSince(started) < 5)
+        #expect(inbox.drain() == [.agentSignIn(id: stored.account.id), .agentSignInTimedOut(id: stored.account.id)])
+
+        let waiting = Task.detached { await signIns.signIn(stored, timeout: 600) }
+        while inbox.peek().isEmpty, Date() < deadline + 10 { try await Task.sleep(for: .milliseconds(5)) }
+        signIns.close()
+        #expect(await waiting.value == false)
+        #expect(await signIns.signIn(stored, timeout: 600) == false, "a deck gone says no at once")
+    }
 }
