@@ -75,6 +75,8 @@ public final class AgentServer: Sendable {
             guard admitted else {
                 Task.detached(executorPreference: Self.threads) {
                     await Self.blocking {
+                        // Read first: closing over its unread request would reset the peer.
+                        _ = try? connection.receive(timeout: 1)
                         try? connection.send(AgentService.failure(.failed, "the agent is busy (\(Self.maxConnections) requests at once); try again", exit: ExitStatus.transient), timeout: 1)
                         connection.close()
                     }

@@ -65,9 +65,15 @@ final class AccountPick {
 
     /// Writes `text` to the terminal (never stdout: it may be a pipe or `$(…)`).
     func say(_ text: String) {
+        Self.write(text, to: fd)
+    }
+
+    /// Writes all of `text` to `fd`, through interrupted and partial writes; what the agent's
+    /// terminal prompt (`TerminalConfirmer`) writes with too.
+    static func write(_ text: String, to fd: Int32) {
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
             if n < 0, errno == EINTR { continue }
             guard n > 0 else { return }
             bytes = bytes.dropFirst(n)

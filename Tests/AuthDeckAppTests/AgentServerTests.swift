@@ -82,6 +82,25 @@ import AuthDeckTestSupport
         }
     }
 
+    @Test func pastThirtyTwoAtOnceAPeerIsToldTheAgentIsBusy() async throws {
+        try await withTaskExecutorPreference(executor) {
+            let (server, task, _, _) = try start()
+            defer { server.stop() }
+            let held = try (0..<AgentServer.maxConnections).map { _ in try raw(server.path, [0, 0, 0, 50] + Array("op=".utf8)) }
+            let deadline = ContinuousClock.now + .seconds(5)
+            while server.activeConnections < AgentServer.maxConnections, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(server.activeConnections == AgentServer.maxConnections)
+            let busy = try token(server.path)
+            #expect(busy["status"] == "failed" && busy["exit"] == "4" && busy["message"]?.contains("busy") == true, "\(busy)")
+            held.forEach { $0.close() }
+            let after = ContinuousClock.now + .seconds(15)
+            while server.activeConnections > 0, ContinuousClock.now < after { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(try token(server.path)["status"] == "ok", "answered again once the held ones are gone")
+            server.stop()
+            await task.value
+        }
+    }
+
     @Test func anotherUserIsRefusedBySOPeerCredWhateverTheFileModeSays() async throws {
         try await withTaskExecutorPreference(executor) {
             let (server, task, wiring, _) = try start()

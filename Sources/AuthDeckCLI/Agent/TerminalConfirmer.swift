@@ -59,13 +59,7 @@ final class TerminalConfirmer: AgentConfirming, @unchecked Sendable {
     }
 
     func say(_ text: String) {
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else { return }
-            bytes = bytes.dropFirst(n)
-        }
+        AccountPick.write(text, to: fd)
     }
 
     /// One line typed within `seconds` (the terminal in its usual line mode), or nil.
