@@ -35,6 +35,10 @@ public final class DeckRuntime {
     private var reloading = false, reloadAgain = false
     /// The store files' size and modification time at the last reload started.
     private var storeStamp: [String] = []
+    /// Whether this deck serves the agent socket while open (the person's own deck; not the
+    /// demo's, whose accounts are no one's), and the serving, once started.
+    let servesAgent: Bool
+    private var agent: DeckAgent?
 
     var store: DeckStore { work.store }
     var inbox: Inbox { work.inbox }
@@ -43,9 +47,11 @@ public final class DeckRuntime {
     ///   - wiring: the store, clock and adapters the deck's use cases run with.
     ///   - notify: writes a line to standard error (after the terminal is given back).
     ///   - onSignInPrompt: told of every sign-in prompt with the account it is for (the demo's approver).
+    ///   - servesAgent: serve the agent socket (`AgentSocket.localPath`) while open.
     public init(wiring: ProviderWiring, config: DeckConfig, environment: [String: String], themes: [Theme], ascii: Bool,
-                executor: (any TaskExecutor)? = nil, notify: @escaping @Sendable (String) -> Void,
+                executor: (any TaskExecutor)? = nil, servesAgent: Bool = false, notify: @escaping @Sendable (String) -> Void,
                 onSignInPrompt: (@Sendable (_ accountId: String, SignInPrompt) -> Void)? = nil) {
+        self.servesAgent = servesAgent
         work = DeckWork(wiring: wiring, config: config, onSignInPrompt: onSignInPrompt)
         self.environment = environment
         self.executor = executor
@@ -70,6 +76,11 @@ public final class DeckRuntime {
         // on the real rows rather than on an empty deck; later reads run off the loop.
         storeStamp = firstRead.stamp
         dispatch(firstRead.wait())
+        if servesAgent {
+            agent = DeckAgent.serve(work, environment: environment, executor: executor)
+            if let why = agent?.notServing { dispatch(.agentNotServing(why)) }
+            if agent?.server != nil { perform(.readHandOuts) }
+        }
         var lastTick = work.clock.now(), lastCheck = Date()
         var dataVersion = try? store.dataVersion()
         let trace = environment["AUTHDECK_TRACE_FRAMES"].flatMap { FileHandle(forWritingAtPath: $0) ?? Self.create($0) }
@@ -122,6 +133,9 @@ public final class DeckRuntime {
                 let files = work.stamp()
                 if files != storeStamp {
                     storeStamp = files
+                    // The agent's answers are events this process writes: what hosts hold is
+                    // read again on any write, this deck's own included.
+                    if agent?.server != nil { perform(.readHandOuts) }
                     let version = try? store.dataVersion()
                     if version == nil || version != dataVersion {
                         dataVersion = version
@@ -131,6 +145,11 @@ public final class DeckRuntime {
             }
         }
         screen.stop()
+        // No host waits on a deck that is gone: every ask still open is denied now, every
+        // sign-in a host waits for refused, and the socket removed.
+        work.confirmer.close()
+        work.signIns.close()
+        agent?.stop()
         finishWork()
         return endedBy
     }
@@ -186,6 +205,10 @@ public final class DeckRuntime {
             Task.detached(executorPreference: executor) { work.encodeQR(uri) }
         case .openURL(let url):
             _ = work.wiring.openInBrowser(url, config: work.config)
+        case let .answerAgent(ticket, answer):
+            work.confirmer.answer(ticket, answer.decision)
+        case .readHandOuts:
+            start(nil, "store read") { work.readHandOuts() }
         case .quit:
             break
         }
@@ -237,6 +260,8 @@ final class Inbox: Sendable {
     private let waiting = Mutex((actions: [DeckAction](), reloadEnded: false))
     func post(_ a: DeckAction) { waiting.withLock { $0.actions.append(a) } }
     func drain() -> [DeckAction] { waiting.withLock { w in defer { w.actions.removeAll() }; return w.actions } }
+    /// What waits, left waiting (for tests).
+    func peek() -> [DeckAction] { waiting.withLock { $0.actions } }
     func markReloadEnded() { waiting.withLock { $0.reloadEnded = true } }
     func takeReloadEnded() -> Bool { waiting.withLock { w in defer { w.reloadEnded = false }; return w.reloadEnded } }
 }

@@ -19,7 +19,7 @@ public struct DeckWork: Sendable {
     var store: DeckStore { wiring.store }
     var clock: any WallClock { wiring.clock }
     /// Results for the loop.
-    let inbox = Inbox()
+    let inbox: Inbox
     /// What of the tasks has not ended yet (see `DeckRuntime.finishWork`).
     let running = RunningWork()
     /// Back-off after failed renewals and the bound on renewals at once (4), for as long as
@@ -30,6 +30,20 @@ public struct DeckWork: Sendable {
     /// Told of every sign-in prompt with the account it is for (the demo's approver, which
     /// approves a device code as the account being signed in).
     let onSignInPrompt: (@Sendable (_ accountId: String, SignInPrompt) -> Void)?
+    /// Hosts' requests waiting for the person's answer in the agent window.
+    let confirmer: DeckAgentConfirmer
+    /// Hosts' requests waiting for a sign-in the deck does for them.
+    let signIns: DeckAgentSignIns
+
+    init(wiring: ProviderWiring, config: DeckConfig, onSignInPrompt: (@Sendable (_ accountId: String, SignInPrompt) -> Void)?) {
+        self.wiring = wiring
+        self.config = config
+        self.onSignInPrompt = onSignInPrompt
+        let inbox = Inbox()
+        self.inbox = inbox
+        confirmer = DeckAgentConfirmer(inbox: inbox, clock: wiring.clock)
+        signIns = DeckAgentSignIns(inbox: inbox)
+    }
 
     /// The whole store read again, then the loop told that this reload ended.
     func reload(selected: String?) {
@@ -98,14 +112,20 @@ public struct DeckWork: Sendable {
 
     /// Silent renewal first; when only a person can help and `interactive`, the provider's
     /// sign-in flow with its prompts shown as modals.
+    /// A host's request waiting for this account (`DeckAgentSignIns`) is told how it ended.
     func renew(_ id: String, interactive: Bool) async {
+        var ok = false
+        defer { signIns.finished(id, ok: ok) }
         do {
             switch try await reauthentication.renewOrSignIn(id, interactive: interactive, presenter: presenter(id)) {
             case .renewed:
+                ok = true
                 inbox.post(.renewFinished(id: id, failure: nil, retryAt: pacing.notBefore(id)))
             case .signedIn(let signed):
                 let other = signed.account.id == id ? nil : "\(signed.account.providerId)/\(TerminalText.inert(signed.account.username))"
-                inbox.post(.signInFinished(id: id, failure: TokenAccess.signedInToOtherTenant(signed.account, config: config), account: other))
+                let failure = TokenAccess.signedInToOtherTenant(signed.account, config: config)
+                ok = other == nil && failure == nil
+                inbox.post(.signInFinished(id: id, failure: failure, account: other))
             }
         } catch let f as AuthFailure where interactive {
             inbox.post(.signInFinished(id: id, failure: f.remedy))
@@ -116,6 +136,19 @@ public struct DeckWork: Sendable {
         }
     }
 
+    /// What the agent handed to which host and is still live, by account id (`AgentHandOuts`).
+    func readHandOuts() {
+        do {
+            var byAccount: [String: [DeckHandOut]] = [:]
+            for held in try AgentHandOuts.read(store, now: clock.now()) {
+                guard let id = held.handOut.accountId else { continue }
+                byAccount[id, default: []].append(DeckHandOut(host: held.handOut.host, hostClaimed: held.handOut.hostClaimed,
+                                                              audience: held.handOut.audience, until: held.handOut.expiresAt))
+            }
+            inbox.post(.handOutsRead(byAccount))
+        } catch { inbox.post(.failed("\(error)")) }
+    }
+
     /// What a failed renewal says in the status line: the provider's remedy, or the error itself.
     static func failureText(_ error: Error) -> String {
         (error as? AuthFailure)?.remedy ?? "\(error)"
@@ -123,10 +156,13 @@ public struct DeckWork: Sendable {
 
     /// Renews `id` so it outlives its provider's `renew_before`, unless it already does or the
     /// pacing holds it back; the reducer learns when to ask again.
+    /// A host's request waiting for this account's sign-in is answered when this renewal made
+    /// one needless; otherwise it waits on (the deck's own sign-in, or its timeout).
     func renewAhead(_ id: String) async {
         do {
             switch try await reauthentication.renewAhead(id) {
             case .renewed:
+                signIns.finished(id, ok: true)
                 inbox.post(.renewFinished(id: id, failure: nil, retryAt: pacing.notBefore(id)))
             case let .failed(error, retryAt):
                 inbox.post(.renewFinished(id: id, failure: Self.failureText(error), retryAt: retryAt))

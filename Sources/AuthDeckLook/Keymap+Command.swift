@@ -18,5 +18,12 @@ extension Keymap {
         case choose
         /// Open the sign-in page in the browser again.
         case openInBrowser
+        // The agent window: a host asking for an account's credential.
+        /// Hand this one request's credential over.
+        case allowOnce
+        /// Hand it over, and every later request for the account through the same `authdeck ssh`.
+        case allowForConnection
+        /// Refuse it: the remote command gets `status=refused` and exits 3.
+        case deny
     }
 }

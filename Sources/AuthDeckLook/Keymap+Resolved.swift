@@ -1,7 +1,8 @@
 extension Keymap {
     /// Where a key is pressed: the deck itself, or a window over it (help, prune, sign-out,
-    /// add, sign-in). Typing a filter is neither: its keys are text.
-    public enum Context: Sendable { case deck, window }
+    /// add, sign-in), or the agent window (a host asking for a credential), whose own keys win
+    /// there. Typing a filter is none of them: its keys are text.
+    public enum Context: Sendable { case deck, window, agentWindow }
 
     /// The key table with the user's `[keys]` applied, key → command in each context: what
     /// the reducer asks about every key, so an override holds in the deck and its windows alike.
@@ -10,6 +11,7 @@ extension Keymap {
         public let overrides: [String: Key]
         let deck: [Key: Command]
         let window: [Key: Command]
+        let agentWindow: [Key: Command]
 
         /// The defaults alone.
         public static let standard = Resolved()
@@ -28,14 +30,21 @@ extension Keymap {
             }
             var window = deck
             for press in Keymap.windowPresses { window[press.key] = press.command }
+            var agentWindow = window
+            for press in Keymap.agentPresses { agentWindow[press.key] = press.command }
             self.overrides = own
             self.deck = deck
             self.window = window
+            self.agentWindow = agentWindow
         }
 
         /// The command `key` gives in `context`, if any.
         public func command(for key: Key, in context: Context) -> Command? {
-            context == .deck ? deck[key] : window[key]
+            switch context {
+            case .deck: deck[key]
+            case .window: window[key]
+            case .agentWindow: agentWindow[key]
+            }
         }
 
         /// A binding's keys as the help shows them: the user's own first, then the defaults.

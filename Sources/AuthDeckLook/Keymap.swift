@@ -58,6 +58,9 @@ public enum Keymap {
         Binding("quit", .quit, keys: [.char("q")], label: "q", help: "quit", inBar: true, short: "quit"),
         // Esc is a window key (`windowPresses`), listed here so `?` and the man page say it.
         Binding("cancel", presses: [], label: "Esc", help: "close a window; in a sign-in window, stop the sign-in; clear the filter", inBar: false),
+        // The agent window's keys (`agentPresses`), listed here so `?` and the man page say them.
+        Binding("agent", presses: [], label: "o, c, d/Esc",
+                help: "when a host asks for an account's credential (the open deck is an agent): allow once, allow for this connection, deny", inBar: false),
     ]
 
     /// Keys that only the windows (help, prune, sign-out, add, sign-in) answer, each naming
@@ -71,6 +74,17 @@ public enum Keymap {
         Press(key: .enter, command: .choose),
         Press(key: .char("o"), command: .openInBrowser),
         Press(key: .char(" "), command: .pageDown),
+    ]
+
+    /// Keys of the window in which a host asks for an account's credential (the open deck is
+    /// an agent). Not overridable, and they win over every other key there: the window names
+    /// them, and `d` must deny even when a user gave `d` to another action. A key meant for the
+    /// deck that lands on a window just opened is `d` (sign out) or Esc at worst: both deny.
+    public static let agentPresses: [Press] = [
+        Press(key: .char("o"), command: .allowOnce),
+        Press(key: .char("c"), command: .allowForConnection),
+        Press(key: .char("d"), command: .deny),
+        Press(key: .escape, command: .deny),
     ]
 
     /// Parses a key as config.toml writes it: one character, or enter, tab, escape, up,

@@ -30,6 +30,19 @@ public enum DeckAction: Equatable, Sendable {
     case qrCode(uri: String, QRMatrix)
     /// Account `id`'s recent events, read because it was selected (`DeckEffect.readEvents`).
     case eventsRead(id: String, events: [DeckEvent])
+    /// A host asks for an account's credential: the agent window asks the person.
+    case agentAsked(DeckAgentAsk)
+    /// The request of `ticket` stopped waiting before an answer (its client hung up): its
+    /// window or place in the queue goes.
+    case agentAskEnded(ticket: Int)
+    /// What the agent handed to which host, by account id, read again (`DeckEffect.readHandOuts`).
+    case handOutsRead([String: [DeckHandOut]])
+    /// A host's request needs account `id` signed in: the deck signs it in as Enter does.
+    case agentSignIn(id: String)
+    /// The host waiting for `id`'s sign-in stopped waiting: a sign-in started for it stops.
+    case agentSignInTimedOut(id: String)
+    /// The deck serves no hosts (another agent answers at the socket, or it cannot listen): why.
+    case agentNotServing(String)
 }
 
 /// Work `reduce` asks the runtime to do; results come back as actions.
@@ -58,5 +71,9 @@ public enum DeckEffect: Equatable, Sendable {
     /// Encode a verification URL as a QR code (answered by `.qrCode`, or not at all when
     /// libqrencode is missing).
     case encodeQR(String)
+    /// The person's answer to the host's request waiting under `ticket`.
+    case answerAgent(ticket: Int, DeckAgentAsk.Answer)
+    /// Read again what the agent handed to which host (answered by `.handOutsRead`).
+    case readHandOuts
     case quit
 }

@@ -29,7 +29,9 @@ public enum DeckReducer {
     }
 
     public static func reduce(_ state: inout DeckState, _ action: DeckAction) -> [DeckEffect] {
+        let shown = state.modal
         let effects = apply(&state, action)
+        keepAsk(&state, shown: shown)
         return effects + eventsWanted(&state, after: effects)
     }
 
@@ -53,9 +55,10 @@ public enum DeckReducer {
             state.now = now
             state.spinnerPhase &+= 1
             if state.message != nil, let at = state.messageAt, now - at >= DeckState.messageLife { state.message = nil }
-            guard let at = state.reloadAt, now >= at else { return renewDue(&state, now: now) }
+            let expired = expireAsks(&state, now: now)
+            guard let at = state.reloadAt, now >= at else { return expired + renewDue(&state, now: now) }
             state.reloadAt = nil
-            return [.reload] + renewDue(&state, now: now)
+            return expired + [.reload] + renewDue(&state, now: now)
         case .resize(let w, let h):
             state.width = w
             state.height = h
@@ -83,6 +86,7 @@ public enum DeckReducer {
             return []
         case let .renewFinished(id, failure, retryAt):
             state.busy.removeValue(forKey: id)
+            state.agentSignIns.remove(id)
             state.renewNotBefore[id] = retryAt
             let name = state.accountName(id)
             say(&state, failure.map { "\(name): \($0)" }, held: "Renewed \(name).", waitingFor: id)
@@ -112,6 +116,7 @@ public enum DeckReducer {
             return []
         case let .signInFinished(id, failure, account, existing):
             state.busy.removeValue(forKey: id)
+            state.agentSignIns.remove(id)
             if isSignInModal(state.modal) { state.modal = nil }
             if failure == cancelledFailure {
                 // Said as Esc said it: the two arrive in either order and must not disagree.
@@ -147,6 +152,36 @@ public enum DeckReducer {
         case let .eventsRead(id, events):
             state.attach(events: events, to: id)
             return []
+        case .agentAsked(let ask):
+            state.agentAsks.append(ask)
+            // Behind another ask its window counts the queue; behind anything else it is said here.
+            if case .agentAsk? = state.modal { return [] }
+            if state.modal != nil || state.editingFilter {
+                state.message = "\(ask.hostName) asks for \(ask.account): its window opens when this \(state.editingFilter ? "filter" : "window") closes."
+            }
+            return []
+        case .agentAskEnded(let ticket):
+            return endAsk(&state, ticket: ticket)
+        case .handOutsRead(let handOuts):
+            state.handOuts = handOuts
+            return []
+        case .agentSignIn(let id):
+            // Signed in as Enter signs it in; one already under way is waited for instead.
+            guard state.busy[id] == nil else { return [] }
+            state.busy[id] = "signing in"
+            state.agentSignIns.insert(id)
+            state.message = "A host asks for \(state.accountName(id)), which needs a sign-in: signing it in."
+            return [.renew(ids: [id], interactiveIfNeeded: true)]
+        case .agentSignInTimedOut(let id):
+            guard state.agentSignIns.remove(id) != nil, state.busy[id] != nil else { return [] }
+            // Only this account's window closes: an ask or another sign-in may be open.
+            if signInModalId(state.modal) == id { state.modal = nil }
+            state.busy.removeValue(forKey: id)
+            state.message = "The sign-in of \(state.accountName(id)) stopped: the host's request timed out."
+            return [.cancelSignIn(id: id)]
+        case .agentNotServing(let why):
+            state.message = state.message.map { "\($0) · \(why)" } ?? why
+            return []
         case let .qrCode(uri, matrix):
             state.qrURI = uri
             state.qrMatrix = matrix
@@ -158,6 +193,14 @@ public enum DeckReducer {
             return click(&state, x: x, y: y)
         case .key(let key):
             return press(&state, key)
+        }
+    }
+
+    /// The account a sign-in window is for.
+    static func signInModalId(_ m: DeckState.Modal?) -> String? {
+        switch m {
+        case .deviceCode(let id, _, _, _, _)?, .browser(let id, _)?, .password(let id, _, _, _)?: return id
+        default: return nil
         }
     }
 
@@ -174,6 +217,7 @@ public enum DeckReducer {
         if case let .password(id, account, typed, note)? = state.modal {
             return typePassword(&state, key, id: id, account: account, typed: typed, note: note)
         }
+        if case .agentAsk(let ask)? = state.modal { return pressInAgentWindow(&state, ask, state.keymap.command(for: key, in: .agentWindow)) }
         if let modal = state.modal { return pressInModal(&state, modal, state.keymap.command(for: key, in: .window)) }
         if state.editingFilter {
             switch key {
@@ -283,7 +327,7 @@ public enum DeckReducer {
         case .quit:
             state.quitting = true
             return [.quit]
-        case .confirm, .confirmAndClearRegistration, .decline, .choose, .openInBrowser: break  // windows only
+        case .confirm, .confirmAndClearRegistration, .decline, .choose, .openInBrowser, .allowOnce, .allowForConnection, .deny: break  // windows only
         }
         return []
     }
@@ -387,8 +431,78 @@ public enum DeckReducer {
             if case .browser(_, let url) = modal, command == .openInBrowser { return [.openURL(url)] }
         case .password:
             break  // typed, not commanded: `typePassword`
+        case .agentAsk:
+            break  // its own keys: `pressInAgentWindow`
         }
         return []
+    }
+
+    /// A key in the agent window: o, c, d (and Esc) answer the host; q denies it and quits.
+    /// Every other key does nothing, so a key meant for the deck cannot allow anything.
+    static func pressInAgentWindow(_ state: inout DeckState, _ ask: DeckAgentAsk, _ command: Keymap.Command?) -> [DeckEffect] {
+        let answer: DeckAgentAsk.Answer
+        switch command {
+        case .allowOnce:
+            answer = .once
+            state.message = "Allowed \(ask.account) to \(ask.hostName), this once."
+        case .allowForConnection:
+            answer = .connection
+            state.message = "Allowed \(ask.account) to \(ask.hostName) for this connection."
+        case .deny:
+            answer = .deny
+            state.message = "Denied \(ask.account) to \(ask.hostName)."
+        case .quit:
+            // Leaving answers every host still waiting: no remote command waits for a deck gone.
+            state.modal = nil
+            state.quitting = true
+            let waiting = [ask] + state.agentAsks
+            state.agentAsks = []
+            return waiting.map { .answerAgent(ticket: $0.ticket, .deny) } + [.quit]
+        default:
+            return []
+        }
+        state.modal = nil
+        return [.answerAgent(ticket: ask.ticket, answer)]
+    }
+
+    /// Asks whose requests stopped waiting by `now` close as denied, each said: the remote
+    /// command has given up by then, and a window left open would answer nobody.
+    static func expireAsks(_ state: inout DeckState, now: Instant) -> [DeckEffect] {
+        var gone = state.agentAsks.filter { $0.deadline <= now }
+        state.agentAsks.removeAll { $0.deadline <= now }
+        if case .agentAsk(let ask)? = state.modal, ask.deadline <= now {
+            state.modal = nil
+            gone.insert(ask, at: 0)
+        }
+        guard let first = gone.first else { return [] }
+        state.message = gone.count == 1 ? "Denied \(first.account) to \(first.hostName): no answer before its request timed out."
+            : "Denied \(gone.count) hosts' requests: no answer before they timed out."
+        return gone.map { .answerAgent(ticket: $0.ticket, .deny) }
+    }
+
+    /// The request of `ticket` stopped waiting (its client hung up): its window closes, or it
+    /// leaves the queue, and the status line says so.
+    static func endAsk(_ state: inout DeckState, ticket: Int) -> [DeckEffect] {
+        var ended = state.agentAsks.first { $0.ticket == ticket }
+        state.agentAsks.removeAll { $0.ticket == ticket }
+        if case .agentAsk(let ask)? = state.modal, ask.ticket == ticket {
+            state.modal = nil
+            ended = ask
+        }
+        if let ended { state.message = "\(ended.hostName) stopped waiting for \(ended.account)." }
+        return []
+    }
+
+    /// The agent window after an action: one that another window replaced (a sign-in's code
+    /// arriving) goes back to the head of the queue, unanswered; with no window open and no
+    /// filter being typed, the oldest waiting ask is shown.
+    static func keepAsk(_ state: inout DeckState, shown: DeckState.Modal?) {
+        if case .agentAsk(let ask)? = shown, let current = state.modal, current != shown {
+            state.agentAsks.insert(ask, at: 0)
+        }
+        if state.modal == nil, !state.editingFilter, !state.quitting, !state.agentAsks.isEmpty {
+            state.modal = .agentAsk(state.agentAsks.removeFirst())
+        }
     }
 
     static func move(_ state: inout DeckState, by delta: Int) {

@@ -162,14 +162,19 @@ public enum DeckRenderer {
         // when not even their titles fit beside the others whole.
         return TableColumns([
             need("PROVIDER", widest(\.providerId), cap: 20, 3), need("NAME", widest(\.displayName), cap: 32, 5),
-            need("USER", widest { userText($0) }, cap: 40, 2), need("REALM", widest(\.realm), cap: 40, optional: true, 6),
+            need("USER", widest { userText($0, s) }, cap: 40, 2), need("REALM", widest(\.realm), cap: 40, optional: true, 6),
             need("STATE", widest { stateText($0, s, g).0 }, 0), need("EXPIRES", widest { expiryText($0, s.now) }, 1),
             need("LAST USED", widest { ExpiryText.ago($0.lastUsed, now: s.now) }, optional: true, 4),
         ], width: width)
     }
 
-    /// A row's USER cell: the username, and ` *` for its provider's default account.
-    static func userText(_ row: DeckRow) -> String { row.isDefault ? row.username + " *" : row.username }
+    /// A row's USER cell: the username, ` *` for its provider's default account, and ` ⇄` when
+    /// some host holds a live credential of it (the agent handed it over; the detail says which).
+    static func userText(_ row: DeckRow, _ s: DeckState) -> String {
+        var text = row.isDefault ? row.username + " *" : row.username
+        if s.handOuts[row.id]?.contains(where: { $0.isLive(at: s.now) }) == true { text += " ⇄" }
+        return text
+    }
 
     /// A row's STATE cell and its role: the spinner and what is under way, else the state.
     static func stateText(_ row: DeckRow, _ s: DeckState, _ g: Glyphs) -> (String, Role) {
@@ -212,7 +217,7 @@ public enum DeckRenderer {
                 switch col.key {
                 case "PROVIDER": (text, role) = (row.providerId, .normal)
                 case "NAME": (text, role) = (row.displayName, .normal)
-                case "USER": (text, role) = (userText(row), .normal)
+                case "USER": (text, role) = (userText(row, s), .normal)
                 case "REALM": (text, role) = (row.realm, .dim)
                 case "STATE": (text, role) = stateText(row, s, g)
                 case "EXPIRES": (text, role) = (expiryText(row, s.now), expiryRole(row, s.now))
@@ -249,7 +254,16 @@ public enum DeckRenderer {
         let width = l.tableWidth - 3
         let room = l.statusY - l.detailY - 1
         var lines: [(String, Role)] = TextFit.wrap(first, width, indent: 2).map { ($0, Role.of(row.state)) }
-        for line in row.detail(now: s.now) { lines += detailLine(line, width).map { ($0, .normal) } }
+        // What the agent handed to hosts, live ones first, right under the provider's line:
+        // where the account's tokens are matters more than its recent events when room is short.
+        let held = (s.handOuts[row.id] ?? []).sorted { a, b in
+            (a.isLive(at: s.now) ? 0 : 1, a.host) < (b.isLive(at: s.now) ? 0 : 1, b.host)
+        }
+        for (i, line) in row.detail(now: s.now).enumerated() {
+            lines += detailLine(line, width).map { ($0, .normal) }
+            guard i == 0 else { continue }
+            for handOut in held { lines += detailLine(handOut.line(now: s.now), width).map { ($0, handOut.isLive(at: s.now) ? .accent : .dim) } }
+        }
         if lines.count > room, room > 0 {
             let rest = lines.count - (room - 1)
             lines = Array(lines.prefix(room - 1)) + [("↓ \(rest) more", .dim)]
@@ -453,6 +467,25 @@ public enum DeckRenderer {
             let said: [(String, Role)] = note.map { [($0, .expired), ("", .modal)] } ?? []
             box(&b, title: "Sign in \(account)", lines: said + [("Password (not shown):", .modal), ("> " + dots, .accent)],
                 footer: [("", .modal), ("Enter signs in · Esc cancels", .dim)], g)
+        case .agentAsk(let ask):
+            agentWindow(&b, ask, s, g)
         }
+    }
+
+    /// The agent window: which host asks for which account's credential, for what, through
+    /// what; how long it waits; the keys. Labels in a column so the four answers to "who, what,
+    /// for what, by what" read down the window, each value wrapped under itself.
+    static func agentWindow(_ b: inout ScreenBuffer, _ ask: DeckAgentAsk, _ s: DeckState, _ g: Glyphs) {
+        let wait = max(0, (ask.deadline - s.now).seconds)
+        var lines: [(String, Role)] = [
+            ("host     \(ask.hostName)", .accent), ("account  \(ask.account)", .modal),
+            ("for      \(ask.audience.isEmpty ? "(the account's default)" : ask.audience)", .modal), ("client   \(ask.client)", .modal),
+            ("", .modal), ("Denied by itself in \(TimeSpan(seconds: wait).compact) unless answered.", .dim),
+        ]
+        if !s.agentAsks.isEmpty {
+            lines.append(("\(s.agentAsks.count) more request\(s.agentAsks.count == 1 ? "" : "s") waiting.", .dim))
+        }
+        box(&b, title: "A host asks for a credential", lines: lines,
+            footer: [("", .modal), ("o allow once · c allow for this connection · d deny", .accent)], indent: 9, g)
     }
 }

@@ -19,6 +19,8 @@ public struct DeckState: Equatable, Sendable {
         case browser(id: String, url: String)
         /// A password for `account`'s sign-in, typed but never shown; `note`: why it is asked again.
         case password(id: String, account: String, typed: PasswordEntry, note: String?)
+        /// A host asks for an account's credential (the open deck is an agent): o, c, d answer.
+        case agentAsk(DeckAgentAsk)
     }
 
     /// A prune candidate as the confirmation modal lists it.
@@ -69,6 +71,15 @@ public struct DeckState: Equatable, Sendable {
     public var filter = "" { didSet { refreshVisibleRows() } }
     public var editingFilter = false
     public var modal: Modal?
+    /// Hosts' requests waiting for the agent window, oldest first: shown one at a time, each
+    /// once no other window is open (a key meant for that window must not answer a host).
+    public var agentAsks: [DeckAgentAsk] = []
+    /// What the agent handed to which host, by account id (the detail pane lists them; a row
+    /// some host holds a live one of is marked).
+    public var handOuts: [String: [DeckHandOut]] = [:]
+    /// Accounts whose sign-in the deck started for a host's request (`agentSignIn`): stopped
+    /// when that request stops waiting, unless the person started it.
+    public var agentSignIns: Set<String> = []
     /// Operations in flight, by account id (shown with a spinner).
     public var busy: [String: String] = [:]
     /// When an account may be renewed ahead of expiry again, as the renewal pacing said (see

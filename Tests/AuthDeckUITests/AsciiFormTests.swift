@@ -8,7 +8,7 @@ struct AsciiFormTests {
     static func asciiOnly(_ ch: Character) -> Int { ch.unicodeScalars.allSatisfy { $0.value < 0x80 } ? 1 : -1 }
 
     @Test func eachMeaningHasItsOwnForm() {
-        let meanings: [Character] = ["●", "◐", "○", "▲", "✕", "■", "…", "↻", "▸", "█", "×"]
+        let meanings: [Character] = ["●", "◐", "○", "▲", "✕", "■", "…", "↻", "▸", "█", "×", "⇄"]
         let forms = meanings.map(AsciiForm.of)
         #expect(Set(forms).count == meanings.count, "\(zip(meanings, forms).map { "\($0)→\($1)" })")
         #expect(!forms.contains("~"), "~ reads as a home directory")

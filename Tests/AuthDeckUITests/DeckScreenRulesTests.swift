@@ -40,7 +40,7 @@ import AuthDeckConfig
         var s = DeckTestState.make(width: 60, height: 15)
         _ = DeckReducer.reduce(&s, .key(.char("?")))
         var seen = Set<String>()
-        for _ in 0..<20 {
+        for _ in 0..<40 {
             let text = lines(s).joined(separator: "\n")
             // How to move and how to close; ↓ moves a line, so it is "scroll", not "page" (the trial).
             #expect(text.contains("↓↑ PgDn PgUp scroll (") && text.contains("· other keys close"), "\(text)")

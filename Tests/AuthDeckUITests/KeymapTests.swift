@@ -55,8 +55,17 @@ import AuthDeckLook
             #expect(keymap.command(for: press.key, in: .window) == press.command, "\(press.key)")
             #expect(windows().contains { acts($0, press.key) }, "\(press.key) (\(press.command)) does nothing in any window")
         }
+        // The agent window's keys answer the host asking (issue 43).
+        for press in Keymap.agentPresses {
+            #expect(keymap.command(for: press.key, in: .agentWindow) == press.command, "\(press.key)")
+            var s = deck()
+            _ = DeckReducer.reduce(&s, .agentAsked(DeckAgentAsk(ticket: 1, host: "h", hostClaimed: false, accountId: "a", account: "p/u",
+                                                                audience: "", client: "token", deadline: DeckTestState.now + .seconds(9))))
+            #expect(acts(s, press.key), "\(press.key) (\(press.command)) does nothing in the agent window")
+        }
         // No command without a key (a case the reducer switches on that nothing can reach).
-        let reachable = Set(Keymap.bindings.flatMap(\.presses).map(\.command) + Keymap.windowPresses.map(\.command))
+        let reachable = Set(Keymap.bindings.flatMap(\.presses).map(\.command) + Keymap.windowPresses.map(\.command)
+                            + Keymap.agentPresses.map(\.command))
         #expect(reachable == Set(Keymap.Command.allCases))
         // Only keys with no meaning at all are `nil`: they do nothing in the deck.
         #expect(keymap.command(for: .char("z"), in: .deck) == nil && !acts(deck(), .char("z")))

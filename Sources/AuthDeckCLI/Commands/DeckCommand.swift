@@ -56,7 +56,7 @@ struct DeckCommand: AsyncParsableCommand {
                                                    context.output)
         let signal = await MainActor.run { [themes] in
             let runtime = DeckRuntime(wiring: wiring, config: config, environment: environment, themes: themes,
-                                      ascii: ascii, notify: { output.stderr($0) })
+                                      ascii: ascii, servesAgent: true, notify: { output.stderr($0) })
             if let note { runtime.state.message = note }
             return runtime.run(screen: CursesScreen(color: !noColor), firstRead: firstRead)
         }
