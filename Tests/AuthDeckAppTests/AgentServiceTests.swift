@@ -161,7 +161,10 @@ import AuthDeckTestSupport
         let answer = await service.answer(request([("op", "token"), ("account", "work/a0"), ("timeout", "0.5")]), from: session)
         let took = ContinuousClock.now - started
         #expect(answer["status"] == "refused" && answer["message"]?.contains("no answer") == true, "\(answer)")
-        #expect(took < .seconds(3), "bounded by timeout=0.5, took \(took)")
+        // A person who never answers would hold the request forever: an answer at all proves the
+        // bound. The limit is loose because the swift-testing pool this runs on is shared with
+        // tests that block it (a sleep's wake-up waited 6 s there under the whole suite).
+        #expect(took < .seconds(20), "bounded by timeout=0.5, took \(took)")
     }
 
     @Test func anAmbiguousAccountIsRefusedWithItsCandidatesAndNobodyIsAsked() async throws {

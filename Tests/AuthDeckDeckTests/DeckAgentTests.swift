@@ -108,7 +108,9 @@ struct DeckAgentTests {
 
         let started = Date()
         #expect(await signIns.signIn(stored, timeout: 1) == false)
-        #expect(Date().timeIntervalSince(started) < 5)
+        // Loose: the shared test pool's wake-ups lag under the whole suite (6 s seen); a request
+        // the timeout did not end would wait for a sign-in nobody finishes, forever.
+        #expect(Date().timeIntervalSince(started) < 20)
         #expect(inbox.drain() == [.agentSignIn(id: stored.account.id), .agentSignInTimedOut(id: stored.account.id)])
 
         let waiting = Task.detached { await signIns.signIn(stored, timeout: 600) }
