@@ -66,6 +66,7 @@ public struct AgentClient: Sendable {
             switch error {
             case .closed: throw .closed(path)
             case .timedOut: throw .noAnswer(path, timeout)
+            case .malformed(let why): throw .garbled(path, why.description)
             default: throw .garbled(path, error.description)
             }
         }

@@ -29,4 +29,15 @@ import ArgumentParser
         #expect(command.last == "AUTHDECK_AGENT=/tmp/r.sock; export AUTHDECK_AGENT; trap 'rm -f /tmp/r.sock' EXIT; git pull && make")
         #expect(!command.contains("-t"))
     }
+
+    /// The words pass to ssh untouched, so `--help` must be caught before they are read as a host.
+    @Test func helpIsShownNotTakenForAHost() async throws {
+        let output = CapturedOutput()
+        let home = SeamHome()
+        let parsed = try #require(try AuthDeckCommand.parseAsRoot(["ssh", "--help"]) as? SshCommand)
+        try await parsed.run(in: home.context(output))
+        #expect(output.out.contains("USAGE:") && output.out.contains("ssh to HOST with your authdeck agent forwarded"), "\(output.out)")
+        #expect(output.out.contains("ExitOnForwardFailure"))
+        #expect(output.err.isEmpty)
+    }
 }

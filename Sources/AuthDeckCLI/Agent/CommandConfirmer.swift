@@ -4,6 +4,7 @@ import Glibc
 import Foundation
 import AuthDeckCore
 import AuthDeckApp
+import AuthDeckPlatform
 
 /// The agent's person, asked through `[agent_confirm] command`: the program runs with
 /// `AUTHDECK_AGENT_HOST`, `_ACCOUNT`, `_AUDIENCE`, `_CLIENT` and `_SESSION` in its
@@ -19,11 +20,13 @@ struct CommandConfirmer: AgentConfirming {
     let environment: [String: String]
 
     func confirm(_ ask: AgentAsk, timeout: Double) async -> AgentDecision {
+        // Inert, as the terminal prompt and the deck show them: a host's name is the remote's
+        // words, and a line break or escape in it could dress up a dialog the command shows.
         var env = environment
-        env["AUTHDECK_AGENT_HOST"] = ask.host + (ask.hostClaimed ? " (as it says)" : "")
-        env["AUTHDECK_AGENT_ACCOUNT"] = ask.accountName
-        env["AUTHDECK_AGENT_AUDIENCE"] = ask.audience
-        env["AUTHDECK_AGENT_CLIENT"] = ask.client
+        env["AUTHDECK_AGENT_HOST"] = TerminalText.inert(ask.host) + (ask.hostClaimed ? " (as it says)" : "")
+        env["AUTHDECK_AGENT_ACCOUNT"] = TerminalText.inert(ask.accountName)
+        env["AUTHDECK_AGENT_AUDIENCE"] = TerminalText.inert(ask.audience)
+        env["AUTHDECK_AGENT_CLIENT"] = TerminalText.inert(ask.client)
         env["AUTHDECK_AGENT_SESSION"] = ask.session ?? ""
         let words = argv, told = env
         return await withCheckedContinuation { continuation in
@@ -31,20 +34,47 @@ struct CommandConfirmer: AgentConfirming {
         }
     }
 
-    /// Runs the program, reads at most 4 KiB of its stdout until it closes or `timeout`
-    /// passes, and reads the answer from its first word.
+    /// Runs the program in a process group of its own, reads at most 4 KiB of its stdout until
+    /// it closes or `timeout` passes, and reads the answer from its first word. The group is
+    /// killed at the end, so a command that hangs (or left a child behind) stops with it.
     static func run(_ argv: [String], environment: [String: String], timeout: Double) -> AgentDecision {
-        guard let program = resolve(argv[0], path: environment["PATH"]) else { return .deny }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = Array(argv.dropFirst())
-        process.environment = environment
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardInput = FileHandle.nullDevice
-        do { try process.run() } catch { return .deny }
+        guard let program = resolve(argv[0], path: environment["PATH"]) else {
+            note("confirm_command \(argv[0]) is not an executable in PATH: taken as deny")
+            return .deny
+        }
+        var pipeEnds: [Int32] = [0, 0]
+        guard pipe(&pipeEnds) == 0 else { return .deny }
+        let (fd, childOut) = (pipeEnds[0], pipeEnds[1])
+        // Neither end leaks into another child; the command gets its stdout by dup2.
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(childOut, F_SETFD, FD_CLOEXEC)
+        defer { close(fd) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, childOut, 1)
+        var attr = posix_spawnattr_t()
+        posix_spawnattr_init(&attr)
+        defer { posix_spawnattr_destroy(&attr) }
+        var defaults = sigset_t(), empty = sigset_t()
+        sigemptyset(&defaults)
+        sigemptyset(&empty)
+        for sig in [SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGPIPE] { sigaddset(&defaults, sig) }
+        posix_spawnattr_setsigdefault(&attr, &defaults)
+        posix_spawnattr_setsigmask(&attr, &empty)
+        posix_spawnattr_setpgroup(&attr, 0)
+        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
+        var pid: pid_t = 0
+        let rc = SpawnStrings.with([program] + argv.dropFirst(), environment) { cArgs, cEnv in
+            posix_spawn(&pid, program, &actions, &attr, cArgs, cEnv)
+        }
+        close(childOut)
+        guard rc == 0 else {
+            note("confirm_command \(program) could not start (\(String(cString: strerror(rc)))): taken as deny")
+            return .deny
+        }
         let deadline = Date().addingTimeInterval(timeout)
-        let fd = out.fileHandleForReading.fileDescriptor
         var bytes: [UInt8] = []
         while bytes.count < 4096 {
             let ms = Int32(max(0, deadline.timeIntervalSinceNow * 1000))
@@ -58,19 +88,35 @@ struct CommandConfirmer: AgentConfirming {
             guard n > 0 else { break }
             bytes += buffer[..<n]
         }
-        var timedOut = false
-        while process.isRunning {
-            if Date() >= deadline {
-                timedOut = true
-                kill(process.processIdentifier, SIGKILL)
-                break
-            }
-            usleep(10_000)
+        var status: Int32 = 0
+        var exited = false
+        while !exited && Date() < deadline {
+            let reaped = waitpid(pid, &status, WNOHANG)
+            if reaped == pid { exited = true } else if reaped < 0 && errno != EINTR { break } else { usleep(10_000) }
         }
-        process.waitUntilExit()
-        guard !timedOut, process.terminationReason == .exit, process.terminationStatus == 0 else { return .deny }
+        // The whole group: what the command started in the background goes with it.
+        kill(-pid, SIGKILL)
+        if !exited { while waitpid(pid, &status, 0) < 0 && errno == EINTR {} }
+        guard exited else {
+            note("confirm_command \(program) gave no answer within \(Int(timeout.rounded(.up))) s: taken as deny, its process group killed")
+            return .deny
+        }
+        guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
+            note("confirm_command \(program) failed (\(status & 0x7f == 0 ? "exit \((status >> 8) & 0xff)" : "signal \(status & 0x7f)")): taken as deny")
+            return .deny
+        }
         let word = String(decoding: bytes, as: UTF8.self).split(whereSeparator: { $0.isWhitespace }).first.map { $0.lowercased() }
-        return word.flatMap(AgentDecision.init(rawValue:)) ?? .deny
+        guard let decision = word.flatMap(AgentDecision.init(rawValue:)) else {
+            note("confirm_command \(program) printed \(word.map { "\"\(TerminalText.inert(String($0.prefix(40))))\"" } ?? "nothing"), not once, connection or deny: taken as deny")
+            return .deny
+        }
+        return decision
+    }
+
+    /// A line on the agent's stderr: why a command's answer was taken as a deny (the agent's
+    /// person reads it there; the event says only "denied").
+    static func note(_ text: String) {
+        Output.note("authdeck agent: " + text)
     }
 
     /// `name` itself when it holds a `/`, else the first executable of that name in `path`.

@@ -41,7 +41,10 @@ final class TerminalConfirmer: AgentConfirming, @unchecked Sendable {
         defer { asking.unlock() }
         let host = TerminalText.inert(ask.host) + (ask.hostClaimed ? " (as it says)" : "")
         let audience = ask.audience.isEmpty ? "" : " (\(TerminalText.inert(ask.audience)))"
-        let choices = ask.session == nil ? "[o]nce, [d]eny" : "[o]nce, [c]onnection, [d]eny"
+        let choices = (ask.session == nil ? "[o]nce, [d]eny" : "[o]nce, [c]onnection, [d]eny") + " (then Enter)"
+        // What was typed before this question (a late answer to the last one) must not answer
+        // it: the person has not seen this host yet.
+        tcflush(fd, TCIFLUSH)
         say("\nhost \(host) asks for \(TerminalText.inert(ask.accountName))\(audience) via \(TerminalText.inert(ask.client)): \(choices)? ")
         while true {
             let left = deadline.timeIntervalSinceNow

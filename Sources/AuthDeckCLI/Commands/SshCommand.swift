@@ -40,6 +40,10 @@ struct SshCommand: AsyncParsableCommand {
     /// The command with its ports given (`DeckContext`: the environment the agent's path and
     /// ssh's own come from).
     func run(in context: DeckContext) async throws {
+        // The words pass through to ssh untouched, so the parser never sees a help flag here.
+        if let first = words.first, first == "--help" || first == "-h" {
+            return context.output.raw(Self.helpMessage(columns: nil) + "\n")
+        }
         let call = try Self.call(words)
         let environment = context.environment
         let main = AgentSocket.localPath(environment)
