@@ -85,10 +85,11 @@ public struct AgentService: Sendable {
         }
         return await handOut(ask, query: query, scopes: nil, audience: url, holding: .cookies) { stored in
             let fresh = try await CookieAccess(wiring: wiring, config: config).cookies(stored)
-            let target = url ?? config.provider(stored.account.providerId)?.site.map { "https://\($0.host)/" }
-            let chosen = target.map { t in fresh.filter { $0.goes(to: t) } } ?? fresh
+            // With no URL, every cookie of the account, as `authdeck cookies --format header`
+            // prints them on this machine (a site's cookies may live on hosts other than `site`).
+            let chosen = url.map { t in fresh.filter { $0.goes(to: t) } } ?? fresh
             guard !chosen.isEmpty else {
-                throw Refusal.failure("no cookie of \(stored.account.id) goes to \(TerminalText.inert(target ?? "its site"))")
+                throw Refusal.failure("no cookie of \(stored.account.id) goes to \(TerminalText.inert(url ?? "its site"))")
             }
             let header: String
             do { header = try NetscapeCookieJar.headerValue(chosen) } catch {

@@ -87,6 +87,37 @@ import AuthDeckTestSupport
         try wiring.store.events(since: nil, accountId: nil, kinds: [.agentAnswered, .agentRefused], limit: nil)
     }
 
+    /// A cookie header with no URL asked holds every cookie of the account, as `authdeck cookies
+    /// --format header` prints them here: a site's cookies may live on another host than its
+    /// `site` (the demo's on the emulator's 127.0.0.1), and filtering by `site` gave nothing.
+    /// With a URL, only the cookies that go there.
+    @Test func aCookieHeaderIsWhatTheLocalCommandPrints() async throws {
+        let (wiring, config) = try setUp(extra: """
+            [[provider]]
+            id = "sp"
+            kind = "sharepoint"
+            options = { site = "contoso.sharepoint.com", azure_provider = "work" }
+
+            [[agent]]
+            host = "build*"
+            accounts = ["sp"]
+            """)
+        let account = Account(id: "sp/c0", providerId: "sp", subject: "taro@contoso.com", username: "taro@contoso.com", displayName: "",
+                              realm: "contoso.sharepoint.com", createdAt: clock.now() - .days(1), lastSignInAt: clock.now() - .hours(1),
+                              lastUsedAt: nil, lastError: nil)
+        let cookies = [Cookie(id: "c1", name: "FedAuth", value: Secret("fedauth-value"), domain: "127.0.0.1", expiresAt: clock.now() + .hours(8)),
+                       Cookie(id: "c2", name: "rtFa", value: Secret("rtfa-value"), domain: "127.0.0.1", expiresAt: clock.now() + .hours(9))]
+        try wiring.store.insert(StoredAccount(account: account, credentials: Credentials(cookies: cookies)))
+        let service = AgentService(wiring: wiring, config: config, policy: AgentPolicy(allows: config.agentAllows, confirmer: nil))
+        let all = await service.answer(request([("op", "cookies"), ("account", "sp/c0")]), from: session)
+        #expect(all["status"] == "ok", "\(all)")
+        #expect(all["cookie_header"] == "FedAuth=fedauth-value; rtFa=rtfa-value")
+        #expect(all["expires_at"] == String((clock.now() + .hours(8)).secondsSinceEpoch))
+        let elsewhere = await service.answer(request([("op", "cookies"), ("account", "sp/c0"), ("url", "https://contoso.sharepoint.com/")]), from: session)
+        #expect(elsewhere["status"] == "failed" && elsewhere["message"]?.contains("no cookie of sp/c0 goes to https://contoso.sharepoint.com/") == true,
+                "\(elsewhere)")
+    }
+
     @Test func anAllowListEntryHandsTheTokenAndTheEventSaysWhatWentWhereWithoutTheSecret() async throws {
         let (wiring, config) = try setUp(extra: """
             [[agent]]
