@@ -7,7 +7,8 @@ import AuthDeckCore
 import AuthDeckPlatform
 
 /// Serves an `AgentListener`: each connection on a task of its own, at most
-/// `maxConnections` at once, one request and one answer each (docs/agent.md).
+/// `maxConnections` at once and `maxPerPeer` from one process, one request and one answer
+/// each (docs/agent.md).
 ///
 /// Why so guarded: the socket is forwarded to machines the person does not control. Every
 /// peer's uid is checked (`SO_PEERCRED`); a request must arrive whole within `frameTimeout`;
@@ -20,6 +21,9 @@ import AuthDeckPlatform
 /// grants end then (`AgentPolicy.endSession`).
 public final class AgentServer: Sendable {
     public static let maxConnections = 32
+    /// The most one peer process may hold at once: connections forwarded by one `ssh -R` all
+    /// come from that ssh, so a host that opens and holds many cannot take every slot.
+    public static let maxPerPeer = 16
     /// How long a peer has to send its whole request.
     public static let frameTimeout = 10.0
     /// Where the server's tasks run (`AgentThreads`): shared by every server of the process.
@@ -35,6 +39,8 @@ public final class AgentServer: Sendable {
     struct State {
         var stopped = false
         var active = 0
+        /// Connections being answered per peer pid (`SO_PEERCRED`).
+        var perPeer: [Int32: Int] = [:]
         var sessions: [String: AgentServer] = [:]
     }
 
@@ -67,17 +73,22 @@ public final class AgentServer: Sendable {
     func accepting() async {
         while !isStopped {
             guard let connection = await Self.blocking({ [listener] in listener.accept(timeout: 0.2) }) else { continue }
-            let admitted = state.withLock { state -> Bool in
-                guard !state.stopped, state.active < Self.maxConnections else { return false }
+            let peer = connection.peerPID() ?? -1
+            let refusal = state.withLock { state -> String? in
+                if state.stopped || state.active >= Self.maxConnections { return "the agent is busy (\(Self.maxConnections) requests at once); try again" }
+                if state.perPeer[peer, default: 0] >= Self.maxPerPeer {
+                    return "the agent is busy: this connection's process already has \(Self.maxPerPeer) requests open; try again"
+                }
                 state.active += 1
-                return true
+                state.perPeer[peer, default: 0] += 1
+                return nil
             }
-            guard admitted else {
+            if let refusal {
                 Task.detached(executorPreference: Self.threads) {
                     await Self.blocking {
                         // Read first: closing over its unread request would reset the peer.
                         _ = try? connection.receive(timeout: 1)
-                        try? connection.send(AgentService.failure(.failed, "the agent is busy (\(Self.maxConnections) requests at once); try again", exit: ExitStatus.transient), timeout: 1)
+                        try? connection.send(AgentService.failure(.failed, refusal, exit: ExitStatus.transient), timeout: 1)
                         connection.close()
                     }
                 }
@@ -85,15 +96,21 @@ public final class AgentServer: Sendable {
             }
             Task.detached(executorPreference: Self.threads) { [self] in
                 await serve(connection)
-                state.withLock { $0.active -= 1 }
+                state.withLock { state in
+                    state.active -= 1
+                    state.perPeer[peer, default: 1] -= 1
+                    if state.perPeer[peer] == 0 { state.perPeer[peer] = nil }
+                }
             }
         }
         listener.close()
-        let sessions = state.withLock { state in
-            defer { state.sessions = [:] }
-            return Array(state.sessions.values)
+        for session in state.withLock({ Array($0.sessions.values) }) { session.stop() }
+        // Each session's own loop removes its socket and its entry within a second: waited
+        // for, so no session socket outlives the agent that made it.
+        let until = ContinuousClock.now + .seconds(3)
+        while state.withLock({ !$0.sessions.isEmpty }), ContinuousClock.now < until {
+            try? await Task.sleep(for: .milliseconds(20))
         }
-        for session in sessions { session.stop() }
     }
 
     /// Asks `run()` to end (within a fifth of a second).

@@ -82,22 +82,71 @@ import AuthDeckTestSupport
         }
     }
 
-    @Test func pastThirtyTwoAtOnceAPeerIsToldTheAgentIsBusy() async throws {
+    /// A token asked by another process (python, this user): what a second host's ssh is.
+    func tokenFromAnotherProcess(_ path: String) throws -> String {
+        let script = """
+            import socket, struct, sys
+            s = socket.socket(socket.AF_UNIX); s.settimeout(10); s.connect(sys.argv[1])
+            body = b"v=1\\nop=token\\naccount=work/a0\\nhost=second\\n"
+            s.sendall(struct.pack(">I", len(body)) + body)
+            data = b""
+            while True:
+                chunk = s.recv(65536)
+                if not chunk: break
+                data += chunk
+            sys.stdout.write(data[4:].decode())
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-c", script, path]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let pid = process.processIdentifier
+        defer { if process.isRunning { kill(pid, SIGKILL) } }
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return text
+    }
+
+    /// One process (one forwarding ssh) holding connections open fills only its own share: it is
+    /// told the agent is busy past `maxPerPeer`, and another process is still answered.
+    @Test func aPeerHoldingManyConnectionsIsBoundedAndOthersAreAnswered() async throws {
         try await withTaskExecutorPreference(executor) {
             let (server, task, _, _) = try start()
             defer { server.stop() }
-            let held = try (0..<AgentServer.maxConnections).map { _ in try raw(server.path, [0, 0, 0, 50] + Array("op=".utf8)) }
+            let held = try (0..<AgentServer.maxPerPeer).map { _ in try raw(server.path, [0, 0, 0, 50] + Array("op=".utf8)) }
             let deadline = ContinuousClock.now + .seconds(5)
-            while server.activeConnections < AgentServer.maxConnections, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
-            #expect(server.activeConnections == AgentServer.maxConnections)
+            while server.activeConnections < AgentServer.maxPerPeer, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(server.activeConnections == AgentServer.maxPerPeer)
             let busy = try token(server.path)
-            #expect(busy["status"] == "failed" && busy["exit"] == "4" && busy["message"]?.contains("busy") == true, "\(busy)")
+            #expect(busy["status"] == "failed" && busy["exit"] == "4" && busy["message"]?.contains("already has 16 requests open") == true, "\(busy)")
+            let other = try tokenFromAnotherProcess(server.path)
+            #expect(other.contains("status=ok") && other.contains("access_token=at-secret-0"), "another process is answered: \(other)")
             held.forEach { $0.close() }
             let after = ContinuousClock.now + .seconds(15)
             while server.activeConnections > 0, ContinuousClock.now < after { try await Task.sleep(for: .milliseconds(20)) }
             #expect(try token(server.path)["status"] == "ok", "answered again once the held ones are gone")
             server.stop()
             await task.value
+        }
+    }
+
+    /// An agent stopped while an `authdeck ssh` session is open removes the session's socket
+    /// too (it stayed behind through later agents).
+    @Test func stoppingTheAgentRemovesAnOpenSessionsSocket() async throws {
+        try await withTaskExecutorPreference(executor) {
+            let (server, task, _, _) = try start()
+            let asker = try AgentSocket.connect(server.path, timeout: 2)
+            defer { asker.close() }
+            try asker.send(AgentMessage([("op", "session"), ("host", "build7")]), timeout: 2)
+            let opened = try asker.receive(timeout: 5)
+            let socket = try #require(opened["socket"])
+            #expect(access(socket, F_OK) == 0)
+            server.stop()
+            await task.value
+            #expect(access(server.path, F_OK) != 0)
+            #expect(access(socket, F_OK) != 0, "the session's socket went with the agent")
         }
     }
 
