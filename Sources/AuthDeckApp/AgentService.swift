@@ -17,6 +17,8 @@ public struct AgentService: Sendable {
     public static let defaultTimeout = 60.0
     /// The longest `timeout=` honoured: a remote cannot hold a confirmation open for hours.
     public static let maxTimeout = 900.0
+    /// The longest account, host or client name a request may give.
+    public static let maxName = 255
 
     let wiring: ProviderWiring
     let config: DeckConfig
@@ -37,6 +39,10 @@ public struct AgentService: Sendable {
         let ask = Ask(request: request, peer: peer, started: ContinuousClock.now)
         guard request["v"] == AgentMessage.version else {
             return Self.failure(.failed, "the request has no v=1 (this agent speaks version 1 of docs/agent.md)", exit: ExitStatus.usage)
+        }
+        // Names are echoed in answers and events: a remote's 64 KB "account" is refused unread.
+        if let long = request.fields.first(where: { ["account", "host", "client"].contains($0.key) && $0.value.utf8.count > Self.maxName }) {
+            return Self.failure(.failed, "\(long.key)= is \(long.value.utf8.count) bytes long (at most \(Self.maxName))", exit: ExitStatus.usage)
         }
         switch ask.op {
         case "token", "kube": return await token(ask)

@@ -446,6 +446,9 @@ public enum DeckReducer {
             answer = .once
             state.message = "Allowed \(ask.account) to \(ask.hostName), this once."
         case .allowForConnection:
+            // A host that only claims its name came through no `authdeck ssh` session: there is
+            // no connection to allow it for, so `c` is not offered and does nothing.
+            guard !ask.hostClaimed else { return [] }
             answer = .connection
             state.message = "Allowed \(ask.account) to \(ask.hostName) for this connection."
         case .deny:

@@ -486,6 +486,7 @@ public enum DeckRenderer {
             lines.append(("\(s.agentAsks.count) more request\(s.agentAsks.count == 1 ? "" : "s") waiting.", .dim))
         }
         box(&b, title: "A host asks for a credential", lines: lines,
-            footer: [("", .modal), ("o allow once · c allow for this connection · d deny", .accent)], indent: 9, g)
+            footer: [("", .modal), (ask.hostClaimed ? "o allow once · d deny" : "o allow once · c allow for this connection · d deny", .accent)],
+            indent: 9, g)
     }
 }

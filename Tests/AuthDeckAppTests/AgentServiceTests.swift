@@ -91,6 +91,25 @@ import AuthDeckTestSupport
     /// --format header` prints them here: a site's cookies may live on another host than its
     /// `site` (the demo's on the emulator's 127.0.0.1), and filtering by `site` gave nothing.
     /// With a URL, only the cookies that go there.
+    /// A remote's oversized names are refused without being echoed (a trial's 65,000-byte
+    /// account came back whole in the message, and a long claimed host filled the deck's list).
+    @Test func anOversizedNameIsRefusedUnread() async throws {
+        let (wiring, config) = try setUp(extra: """
+            [[agent]]
+            host = "*"
+            accounts = ["work"]
+            """)
+        let service = AgentService(wiring: wiring, config: config, policy: AgentPolicy(allows: config.agentAllows, confirmer: nil))
+        for field in ["account", "host", "client"] {
+            var pairs = [("op", "token"), ("account", "work/a0"), ("host", "h"), ("client", "token")]
+            pairs = pairs.map { $0.0 == field ? ($0.0, String(repeating: "A", count: 65_000)) : $0 }
+            let answer = await service.answer(request(pairs), from: session)
+            #expect(answer["status"] == "failed" && answer["message"] == "\(field)= is 65000 bytes long (at most 255)", "\(field): \(answer)")
+            #expect(answer["access_token"] == nil)
+        }
+        #expect(try agentEvents(wiring).isEmpty, "nothing was handed out, nothing recorded under a 64 KB name")
+    }
+
     @Test func aCookieHeaderIsWhatTheLocalCommandPrints() async throws {
         let (wiring, config) = try setUp(extra: """
             [[provider]]

@@ -37,6 +37,11 @@ import AuthDeckLook
         let shown = DeckRenderer.render(claimed).text
         #expect(shown.contains("host     evil␛[2Jhost, as it says") && shown.contains("https://x.test/␇"), "\(shown)")
         #expect(!shown.unicodeScalars.contains { $0.value == 0x1b || $0.value == 0x07 })
+        // It came through no `authdeck ssh` session: "for this connection" is neither offered
+        // nor taken (a trial saw it offered and then quietly act as "once").
+        #expect(shown.contains("o allow once · d deny") && !shown.contains("c allow for this connection"), "\(shown)")
+        #expect(press(&claimed, .char("c")) == [] && claimed.modal != nil)
+        #expect(press(&claimed, .char("o")) == [.answerAgent(ticket: 2, .once)])
     }
 
     @Test(arguments: [(Key.char("o"), DeckAgentAsk.Answer.once, "Allowed work/taro@contoso.com to buildhost, this once."),
