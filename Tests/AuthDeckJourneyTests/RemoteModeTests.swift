@@ -148,6 +148,10 @@ struct RemoteModeTests {
         let gitconfig = try String(contentsOfFile: home.file(".gitconfig"), encoding: .utf8)
         #expect(gitconfig.contains("[credential \"https://git.example.org/team\"]") && !gitconfig.contains("registry.example.org"), "\(gitconfig)")
         #expect(agent.requests.last?["op"] == "routes")
+        // No git route at the agent: said of the agent's config, not of a file here nobody has.
+        agent.answer("routes", [("status", "ok"), ("url", "https://registry.example.org"), ("kind", "docker"), ("account", "work"), ("scopes", "")])
+        let none = try runner.run(["setup-git"], env: ["GIT_CONFIG_NOSYSTEM": "1"])
+        #expect(none.status == 2 && none.stderr.contains("in the config of the agent at ") && !none.stderr.contains("config.toml"), "\(none.stderr)")
         expectNothingLocal()
     }
 

@@ -40,7 +40,8 @@ struct SetupGitCommand: AsyncParsableCommand {
         let targets = urls.isEmpty ? try (RemoteMode.routes(context.environment) ?? context.loadConfig().credentials).filter { !$0.isDockers }.map(\.url)
                                    : urls.map(CredentialRoute.normalized)
         guard !targets.isEmpty else {
-            throw CLIError.usage("no URL given and no git [[credential]] entry (one without registry) in \(context.configPath): add one (see authdeck(1), GIT, KUBECTL AND DOCKER)")
+            let whose = AgentSocket.forwarded(context.environment).map { "the config of the agent at \($0) (on the machine it runs on)" } ?? context.configPath
+            throw CLIError.usage("no URL given and no git [[credential]] entry (one without registry) in \(whose): add one (see authdeck(1), GIT, KUBECTL AND DOCKER)")
         }
         for url in targets {
             guard url.hasPrefix("https://") || url.hasPrefix("http://") else { throw CLIError.usage("\"\(TerminalText.inert(url))\" is not an http(s) URL") }
