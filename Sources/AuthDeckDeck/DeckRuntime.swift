@@ -7,6 +7,7 @@ import AuthDeckApp
 import AuthDeckUI
 import AuthDeckTerminal
 import AuthDeckLook
+import AuthDeckPlatform
 
 /// Runs the interactive deck: the loop that turns input and effect results into actions,
 /// `reduce`s them, performs the effects (concurrently, off the loop, through `DeckWork`), and
@@ -81,7 +82,7 @@ public final class DeckRuntime {
             if let why = agent?.notServing { dispatch(.agentNotServing(why)) }
             if agent?.server != nil { perform(.readHandOuts) }
         }
-        var lastTick = work.clock.now(), lastCheck = Date()
+        var lastTick = work.clock.now(), lastCheck = Date(), lastAgentTry = Date()
         var dataVersion = try? store.dataVersion()
         let trace = environment["AUTHDECK_TRACE_FRAMES"].flatMap { FileHandle(forWritingAtPath: $0) ?? Self.create($0) }
         let frames = FrameLog(environment: environment)
@@ -128,6 +129,17 @@ public final class DeckRuntime {
             // looked at every 0.25 s (two stat calls) and, when they changed, SQLite says
             // whether another process committed; this deck's own writes update their rows
             // themselves, and states that change with time alone come with `reloadAt`.
+            // An agent the deck stepped aside for may stop while the deck stays open: every 10 s
+            // the deck tries the socket again, and serves (saying so) once it is free.
+            if servesAgent, agent?.server == nil, Date().timeIntervalSince(lastAgentTry) >= 10 {
+                lastAgentTry = Date()
+                let again = DeckAgent.serve(work, environment: environment, executor: executor)
+                if again.server != nil {
+                    agent = again
+                    dispatch(.agentServing(AgentSocket.localPath(environment)))
+                    perform(.readHandOuts)
+                }
+            }
             if Date().timeIntervalSince(lastCheck) >= 0.25 {
                 lastCheck = Date()
                 let files = work.stamp()

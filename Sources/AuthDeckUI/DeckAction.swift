@@ -43,6 +43,8 @@ public enum DeckAction: Equatable, Sendable {
     case agentSignInTimedOut(id: String)
     /// The deck serves no hosts (another agent answers at the socket, or it cannot listen): why.
     case agentNotServing(String)
+    /// The agent the deck stepped aside for has gone, and the deck serves the socket (its path).
+    case agentServing(String)
 }
 
 /// Work `reduce` asks the runtime to do; results come back as actions.

@@ -182,6 +182,9 @@ public enum DeckReducer {
         case .agentNotServing(let why):
             state.message = state.message.map { "\($0) · \(why)" } ?? why
             return []
+        case .agentServing(let path):
+            state.message = "The agent at \(TerminalText.inert(path)) has stopped: this deck serves hosts now."
+            return []
         case let .qrCode(uri, matrix):
             state.qrURI = uri
             state.qrMatrix = matrix
