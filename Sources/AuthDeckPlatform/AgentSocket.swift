@@ -76,16 +76,22 @@ public enum AgentSocket {
         }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw .system("socket", errno) }
-        // The socket is made with no permission for anyone else from its first moment.
-        let old = umask(0o177)
+        // Made 0600 right after bind; until then the 0700 directory checked above keeps everyone
+        // else out. (Not by umask: it is the whole process's, and another thread's mkdir or file
+        // made in that moment would lose its permissions.)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
-        umask(old)
         guard bound == 0 else {
             let code = errno
             close(fd)
             throw .system("bind \(path)", code)
+        }
+        guard chmod(path, 0o600) == 0 else {
+            let code = errno
+            close(fd)
+            unlink(path)
+            throw .system("chmod \(path)", code)
         }
         guard Glibc.listen(fd, 64) == 0 else {
             let code = errno
