@@ -82,7 +82,8 @@ public actor AgentPolicy {
             Self.clock.asyncAfter(deadline: .now() + max(0, min(timeout, 86_400))) {
                 once.waiting.withLock { $0.take() }?.resume(returning: nil)
             }
-            Task {
+            // On the agent's threads: a person's answer must not queue behind a busy shared pool.
+            Task.detached(executorPreference: AgentServer.threads) {
                 let decision = await confirmer.confirm(ask, timeout: timeout)
                 once.waiting.withLock { $0.take() }?.resume(returning: decision)
             }
