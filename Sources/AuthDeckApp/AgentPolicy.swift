@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 import AuthDeckCore
 
@@ -76,17 +77,20 @@ public actor AgentPolicy {
         let once = Once()
         return await withCheckedContinuation { (continuation: CheckedContinuation<AgentDecision?, Never>) in
             once.waiting.withLock { $0 = continuation }
-            let clock = Task {
-                do { try await Task.sleep(for: .milliseconds(Int64(max(0, min(timeout, 86_400)) * 1000))) } catch { return }
+            // The deadline is kept on a queue of its own, not by a task: the shared pool may be
+            // busy (or blocked) when it falls due, and a remote must not wait past it.
+            Self.clock.asyncAfter(deadline: .now() + max(0, min(timeout, 86_400))) {
                 once.waiting.withLock { $0.take() }?.resume(returning: nil)
             }
-            Task {
+            // On the agent's threads: a person's answer must not queue behind a busy shared pool.
+            Task.detached(executorPreference: AgentServer.threads) {
                 let decision = await confirmer.confirm(ask, timeout: timeout)
                 once.waiting.withLock { $0.take() }?.resume(returning: decision)
-                clock.cancel()
             }
         }
     }
+
+    static let clock = DispatchQueue(label: "authdeck.agent.confirm-deadline")
 
     /// The continuation the first of the confirmer and the clock resumes.
     final class Once: Sendable {

@@ -64,6 +64,13 @@ public final class AgentServer: Sendable {
         state.withLock { $0.sessions.mapValues { $0.sessionHost ?? "" } }
     }
 
+    /// Runs `run()` on the server's own threads and returns its task: what a caller whose
+    /// own task may sit on a busy shared pool (the deck, a test) starts it with.
+    @discardableResult
+    public func start() -> Task<Void, Never> {
+        Task.detached(executorPreference: Self.threads) { [self] in await run() }
+    }
+
     /// Accepts and answers until `stop()`; then closes the listener (removing its socket file)
     /// and ends every session. Connections in flight finish on their own deadlines.
     public func run() async {

@@ -23,7 +23,7 @@ import AuthDeckTestSupport
         let policy = AgentPolicy(allows: allows, confirmer: confirmer)
         let listener = try AgentSocket.listen(fixture.dir.file("agent/agent.sock"))
         let server = AgentServer(listener: listener, service: AgentService(wiring: wiring, config: config, policy: policy))
-        let task = Task.detached { await server.run() }
+        let task = server.start()
         return (server, task, wiring, policy)
     }
 
