@@ -31,13 +31,14 @@ final class DeckAgentSignIns: AgentSigningIn {
             w.next += 1
             return w.next
         }
-        let bound = Task.detached { [weak self] in
-            try? await Task.sleep(for: .seconds(max(0, timeout)))
+        // The deadline on a dispatch timer, not a task's sleep: a sleeping task wakes only when
+        // the shared pool has a thread free, which blocking work can hold for seconds. Firing
+        // after the sign-in ended does nothing (`end` finds no one waiting).
+        DispatchQueue.global().asyncAfter(deadline: .now() + max(0, min(timeout, 86_400))) { [weak self] in
             guard let self, self.end(id, ticket, ok: false) else { return }
             // The host stopped waiting: the deck's sign-in for it stops too.
             self.inbox.post(.agentSignInTimedOut(id: id))
         }
-        defer { bound.cancel() }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (c: CheckedContinuation<Bool, Never>) in
                 let closed = waits.withLock { w in
