@@ -37,11 +37,11 @@ final class DeckAgentConfirmer: AgentConfirming {
         let shown = DeckAgentAsk(ticket: ticket, host: ask.host, hostClaimed: ask.hostClaimed, accountId: ask.accountId, account: ask.accountName,
                                  audience: ask.audience, client: ask.client, deadline: clock.now() + .seconds(seconds))
         // The bound: a second past the deadline the loop should have closed the window by.
-        let bound = Task.detached { [weak self] in
-            try? await Task.sleep(for: .seconds(Double(seconds) + 1))
+        // On `DeckAgentSignIns.deadlines` (a thread of its own, not the shared pool); once the
+        // ask is answered it finds nobody waiting.
+        DeckAgentSignIns.deadlines.asyncAfter(deadline: .now() + .seconds(Int(seconds) + 1)) { [weak self] in
             self?.answer(ticket, .deny)
         }
-        defer { bound.cancel() }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (c: CheckedContinuation<AgentDecision, Never>) in
                 let closed = waits.withLock { w in

@@ -25,16 +25,20 @@ final class DeckAgentSignIns: AgentSigningIn {
         self.inbox = inbox
     }
 
+    /// Where the hosts' deadlines fire (a serial queue gets a thread of its own when it has work).
+    static let deadlines = DispatchQueue(label: "authdeck.deck.agent-sign-in-deadline")
+
     func signIn(_ stored: StoredAccount, timeout: Double) async -> Bool {
         let id = stored.account.id
         let ticket = waits.withLock { w in
             w.next += 1
             return w.next
         }
-        // The deadline on a dispatch timer, not a task's sleep: a sleeping task wakes only when
-        // the shared pool has a thread free, which blocking work can hold for seconds. Firing
-        // after the sign-in ended does nothing (`end` finds no one waiting).
-        DispatchQueue.global().asyncAfter(deadline: .now() + max(0, min(timeout, 86_400))) { [weak self] in
+        // The deadline on a serial queue of its own, not a task's sleep or the global queue:
+        // both wake only when a shared thread is free, which blocking work can hold for seconds
+        // (45 s seen under the test suite). Firing after the sign-in ended does nothing (`end`
+        // finds no one waiting).
+        Self.deadlines.asyncAfter(deadline: .now() + max(0, min(timeout, 86_400))) { [weak self] in
             guard let self, self.end(id, ticket, ok: false) else { return }
             // The host stopped waiting: the deck's sign-in for it stops too.
             self.inbox.post(.agentSignInTimedOut(id: id))
