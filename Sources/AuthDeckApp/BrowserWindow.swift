@@ -145,22 +145,13 @@ public struct BrowserWindow: Sendable {
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, browserReads, 3)
         posix_spawn_file_actions_adddup2(&actions, browserWrites, 4)
-        var attr = posix_spawnattr_t()
-        posix_spawnattr_init(&attr)
-        defer { posix_spawnattr_destroy(&attr) }
-        var defaults = sigset_t(), empty = sigset_t()
-        sigemptyset(&defaults)
-        sigemptyset(&empty)
-        for sig in [SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGPIPE] { sigaddset(&defaults, sig) }
-        posix_spawnattr_setsigdefault(&attr, &defaults)
-        posix_spawnattr_setsigmask(&attr, &empty)
-        posix_spawnattr_setpgroup(&attr, 0)
-        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
         let argv = [browser.executable, "--user-data-dir=\(profile)", "--remote-debugging-pipe", "--no-first-run",
                     "--no-default-browser-check", "--password-store=basic"] + extraArguments + [url]
         var pid: pid_t = 0
-        let rc = SpawnStrings.with(argv, environment) { cArgs, cEnv in
-            CrashHygiene.withInheritedLimit { posix_spawn(&pid, browser.executable, &actions, &attr, cArgs, cEnv) }
+        let rc = SpawnAttributes.with(ownGroup: true) { attr in
+            SpawnStrings.with(argv, environment) { cArgs, cEnv in
+                CrashHygiene.withInheritedLimit { posix_spawn(&pid, browser.executable, &actions, &attr, cArgs, cEnv) }
+            }
         }
         close(browserReads)
         close(browserWrites)

@@ -15,25 +15,16 @@ struct ChildProcess {
     /// Starts `argv[0]` (searched in PATH) with exactly `environment`; `stdinNull` gives it
     /// /dev/null as stdin (hooks must never read the terminal).
     static func spawn(_ argv: [String], environment: [String: String], stdinNull: Bool = false) throws -> ChildProcess {
-        var attr = posix_spawnattr_t()
-        posix_spawnattr_init(&attr)
-        defer { posix_spawnattr_destroy(&attr) }
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for sig in [SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGPIPE] { sigaddset(&defaults, sig) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigdefault(&attr, &defaults)
-        posix_spawnattr_setsigmask(&attr, &empty)
-        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         if stdinNull { posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0) }
 
         var pid: pid_t = 0
-        let rc = SpawnStrings.with(argv, environment) { cArgs, cEnv in
-            CrashHygiene.withInheritedLimit { posix_spawnp(&pid, argv[0], &actions, &attr, cArgs, cEnv) }
+        let rc = SpawnAttributes.with(ownGroup: false) { attr in
+            SpawnStrings.with(argv, environment) { cArgs, cEnv in
+                CrashHygiene.withInheritedLimit { posix_spawnp(&pid, argv[0], &actions, &attr, cArgs, cEnv) }
+            }
         }
         guard rc == 0 else {
             throw CLIError(message: "cannot run \(argv[0]): \(String(cString: strerror(rc)))", status: rc == ENOENT ? 127 : 126)

@@ -82,12 +82,13 @@ import AuthDeckTestSupport
         }
     }
 
-    /// A token asked by another process (python, this user): what a second host's ssh is.
-    func tokenFromAnotherProcess(_ path: String) throws -> String {
+    /// A token asked by another process (python; run as another user when `as` names setpriv's
+    /// arguments): what a second host's ssh, or another local user, is. Its answer's text.
+    func tokenFromAnotherProcess(_ path: String, host: String, as user: [String] = []) throws -> String {
         let script = """
             import socket, struct, sys
             s = socket.socket(socket.AF_UNIX); s.settimeout(10); s.connect(sys.argv[1])
-            body = b"v=1\\nop=token\\naccount=work/a0\\nhost=second\\n"
+            body = ("v=1\\nop=token\\naccount=work/a0\\nhost=%s\\n" % sys.argv[2]).encode()
             s.sendall(struct.pack(">I", len(body)) + body)
             data = b""
             while True:
@@ -97,8 +98,8 @@ import AuthDeckTestSupport
             sys.stdout.write(data[4:].decode())
             """
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", script, path]
+        process.executableURL = URL(fileURLWithPath: user.isEmpty ? "/usr/bin/python3" : "/usr/bin/setpriv")
+        process.arguments = user + (user.isEmpty ? [] : ["/usr/bin/python3"]) + ["-c", script, path, host]
         let out = Pipe()
         process.standardOutput = out
         try process.run()
@@ -121,7 +122,7 @@ import AuthDeckTestSupport
             #expect(server.activeConnections == AgentServer.maxPerPeer)
             let busy = try token(server.path)
             #expect(busy["status"] == "failed" && busy["exit"] == "4" && busy["message"]?.contains("already has 16 requests open") == true, "\(busy)")
-            let other = try tokenFromAnotherProcess(server.path)
+            let other = try tokenFromAnotherProcess(server.path, host: "second")
             #expect(other.contains("status=ok") && other.contains("access_token=at-secret-0"), "another process is answered: \(other)")
             held.forEach { $0.close() }
             let after = ContinuousClock.now + .seconds(15)
@@ -156,28 +157,7 @@ import AuthDeckTestSupport
             defer { server.stop() }
             // Open the directory and the socket to everyone: only SO_PEERCRED stands in the way.
             #expect(chmod(fixture.dir.path, 0o711) == 0 && chmod(fixture.dir.file("agent"), 0o711) == 0 && chmod(server.path, 0o666) == 0)
-            let script = """
-                import socket, struct, sys
-                s = socket.socket(socket.AF_UNIX); s.settimeout(10); s.connect(sys.argv[1])
-                body = b"v=1\\nop=token\\naccount=work/a0\\nhost=intruder\\n"
-                s.sendall(struct.pack(">I", len(body)) + body)
-                data = b""
-                while True:
-                    chunk = s.recv(65536)
-                    if not chunk: break
-                    data += chunk
-                sys.stdout.write(data[4:].decode())
-                """
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", script, server.path]
-            let out = Pipe()
-            process.standardOutput = out
-            try process.run()
-            let pid = process.processIdentifier
-            defer { if process.isRunning { kill(pid, SIGKILL) } }
-            let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
+            let text = try tokenFromAnotherProcess(server.path, host: "intruder", as: ["--reuid=65534", "--regid=65534", "--clear-groups"])
             #expect(text.contains("status=refused") && text.contains("uid 65534"), "\(text)")
             #expect(!text.contains("at-secret"))
             let events = try wiring.store.events(since: nil, accountId: nil, kinds: [.agentRefused], limit: nil)

@@ -54,20 +54,11 @@ struct CommandConfirmer: AgentConfirming {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, childOut, 1)
-        var attr = posix_spawnattr_t()
-        posix_spawnattr_init(&attr)
-        defer { posix_spawnattr_destroy(&attr) }
-        var defaults = sigset_t(), empty = sigset_t()
-        sigemptyset(&defaults)
-        sigemptyset(&empty)
-        for sig in [SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGPIPE] { sigaddset(&defaults, sig) }
-        posix_spawnattr_setsigdefault(&attr, &defaults)
-        posix_spawnattr_setsigmask(&attr, &empty)
-        posix_spawnattr_setpgroup(&attr, 0)
-        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
         var pid: pid_t = 0
-        let rc = SpawnStrings.with([program] + argv.dropFirst(), environment) { cArgs, cEnv in
-            posix_spawn(&pid, program, &actions, &attr, cArgs, cEnv)
+        let rc = SpawnAttributes.with(ownGroup: true) { attr in
+            SpawnStrings.with([program] + argv.dropFirst(), environment) { cArgs, cEnv in
+                posix_spawn(&pid, program, &actions, &attr, cArgs, cEnv)
+            }
         }
         close(childOut)
         guard rc == 0 else {
