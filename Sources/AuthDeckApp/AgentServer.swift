@@ -78,36 +78,11 @@ public final class AgentServer: Sendable {
     }
 
     func accepting() async {
-        while !isStopped {
-            guard let connection = await Self.blocking({ [listener] in listener.accept(timeout: 0.2) }) else { continue }
-            let peer = connection.peerPID() ?? -1
-            let refusal = state.withLock { state -> String? in
-                if state.stopped || state.active >= Self.maxConnections { return "the agent is busy (\(Self.maxConnections) requests at once); try again" }
-                if state.perPeer[peer, default: 0] >= Self.maxPerPeer {
-                    return "the agent is busy: this connection's process already has \(Self.maxPerPeer) requests open; try again"
-                }
-                state.active += 1
-                state.perPeer[peer, default: 0] += 1
-                return nil
-            }
-            if let refusal {
-                Task.detached(executorPreference: Self.threads) {
-                    await Self.blocking {
-                        // Read first: closing over its unread request would reset the peer.
-                        _ = try? connection.receive(timeout: 1)
-                        try? connection.send(AgentService.failure(.failed, refusal, exit: ExitStatus.transient), timeout: 1)
-                        connection.close()
-                    }
-                }
-                continue
-            }
-            Task.detached(executorPreference: Self.threads) { [self] in
-                await serve(connection)
-                state.withLock { state in
-                    state.active -= 1
-                    state.perPeer[peer, default: 1] -= 1
-                    if state.perPeer[peer] == 0 { state.perPeer[peer] = nil }
-                }
+        // One thread waits in accept for the server's life (a fifth of a second at a time, to
+        // see `stop()`); each connection it takes is answered on a task of its own.
+        await Self.blocking { [self] in
+            while !isStopped {
+                if let connection = listener.accept(timeout: 0.2) { admit(connection) }
             }
         }
         listener.close()
@@ -117,6 +92,40 @@ public final class AgentServer: Sendable {
         let until = ContinuousClock.now + .seconds(3)
         while state.withLock({ !$0.sessions.isEmpty }), ContinuousClock.now < until {
             try? await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    /// Answers `connection` on a task of its own, or tells it the agent is busy: past
+    /// `maxConnections` at once, or `maxPerPeer` from its process.
+    func admit(_ connection: AgentConnection) {
+        let peer = connection.peerPID() ?? -1
+        let refusal = state.withLock { state -> String? in
+            if state.stopped || state.active >= Self.maxConnections { return "the agent is busy (\(Self.maxConnections) requests at once); try again" }
+            if state.perPeer[peer, default: 0] >= Self.maxPerPeer {
+                return "the agent is busy: this connection's process already has \(Self.maxPerPeer) requests open; try again"
+            }
+            state.active += 1
+            state.perPeer[peer, default: 0] += 1
+            return nil
+        }
+        if let refusal {
+            Task.detached(executorPreference: Self.threads) {
+                await Self.blocking {
+                    // Read first: closing over its unread request would reset the peer.
+                    _ = try? connection.receive(timeout: 1)
+                    try? connection.send(AgentService.failure(.failed, refusal, exit: ExitStatus.transient), timeout: 1)
+                    connection.close()
+                }
+            }
+            return
+        }
+        Task.detached(executorPreference: Self.threads) { [self] in
+            await serve(connection)
+            state.withLock { state in
+                state.active -= 1
+                state.perPeer[peer, default: 1] -= 1
+                if state.perPeer[peer] == 0 { state.perPeer[peer] = nil }
+            }
         }
     }
 
@@ -216,9 +225,12 @@ public final class AgentServer: Sendable {
             } catch { return false }
         }
         if sent {
-            // The session lives as long as the `authdeck ssh` that asked for it.
-            while !isStopped && !session.isStopped {
-                if await Self.blocking({ Self.hungUp(connection, within: 0.5) }) { break }
+            // The session lives as long as the `authdeck ssh` that asked for it: one thread
+            // watches the connection (half a second at a time, to see either server stop).
+            await Self.blocking { [self] in
+                while !isStopped && !session.isStopped {
+                    if Self.hungUp(connection, within: 0.5) { break }
+                }
             }
         }
         session.stop()

@@ -15,8 +15,10 @@ import AuthDeckApp
 struct RemoteMode {
     let socket: String
     let environment: [String: String]
-    /// Where the answers go: the process's streams, or a test's buffers.
+    /// Where the answers go and git's or docker's request comes from: the process's streams,
+    /// or a test's.
     var output: any CommandOutput = StandardStreams()
+    var input: any CommandInput = ProcessInput()
 
     /// The remote mode for `command`, or nil: no agent is named, or the command is not one the
     /// agent answers (it then runs as it does everywhere).
@@ -70,7 +72,7 @@ struct RemoteMode {
     func git(_ c: GitCredentialCommand) async throws {
         // store and erase change nothing (and open nothing): the command's own answer.
         guard c.operation == "get" else { return try await c.run() }
-        let request = GitCredentialRequest.read(from: FileHandle.standardInput.readDataToEndOfFile())
+        let request = GitCredentialRequest.read(from: input.readToEnd())
         guard let url = request.url else { return }
         // Refused here, before anything is asked, as the agent refuses them (`CredentialRouting`).
         if let climb = CredentialRouting.climbReason(url) {
@@ -102,22 +104,19 @@ struct RemoteMode {
         case "get": break
         case "list":
             // The agent's docker routes, as `list` names local ones.
-            let routes = try Self.routes(client("docker-credential")).filter(\.isDockers)
-            let list = Dictionary(routes.map { ($0.hostAndPort, $0.isACR ? RegistryRoutesUser.acr : ($0.username ?? $0.account)) }) { a, _ in a }
-            return output.raw(String(decoding: try JSONSerialization.data(withJSONObject: list, options: [.sortedKeys]), as: UTF8.self) + "\n")
+            return output.raw(try DockerCredentialCommand.listJSON(Self.routes(client("docker-credential"))))
         default: return try await c.run()  // store, erase and a usage error open nothing
         }
-        let input = String(decoding: FileHandle.standardInput.readDataToEndOfFile().prefix(64 << 10), as: UTF8.self)
+        let input = String(decoding: input.readToEnd().prefix(64 << 10), as: UTF8.self)
         let server = input.trimmingCharacters(in: .whitespacesAndNewlines)
         if let refusal = CredentialRouting.transportRefusal(server) { throw CLIError.failure(refusal) }
         let answer = try client("docker-credential").ask("docker", [("server", server)])
         guard answer["status"] == "ok", let secret = answer["secret"] else {
             // What docker's helpers say when they hold nothing for the registry.
-            output.raw("credentials not found in native keychain\n")
+            output.raw(DockerCredentialCommand.notFound)
             throw ExitCode(1)
         }
-        let reply = ["ServerURL": answer["server_url"] ?? server, "Username": answer["username"] ?? "", "Secret": secret]
-        output.raw(String(decoding: try JSONSerialization.data(withJSONObject: reply, options: [.sortedKeys, .withoutEscapingSlashes]), as: UTF8.self) + "\n")
+        output.raw(try DockerCredentialCommand.answerJSON(server: answer["server_url"] ?? server, username: answer["username"] ?? "", secret: secret))
     }
 
     /// The client for `what`, waiting `--timeout` (token, cookies) or `AUTHDECK_AGENT_TIMEOUT`.

@@ -34,9 +34,7 @@ struct DockerCredentialCommand: AsyncParsableCommand {
         switch operation {
         case "store", "erase": return
         case "list":
-            let routes = try context.loadConfig().credentials.filter(\.isDockers)
-            let list = Dictionary(routes.map { ($0.hostAndPort, $0.isACR ? RegistryRoutesUser.acr : ($0.username ?? $0.account)) }) { a, _ in a }
-            return context.output.raw(String(decoding: try JSONSerialization.data(withJSONObject: list, options: [.sortedKeys]), as: UTF8.self) + "\n")
+            return context.output.raw(try Self.listJSON(context.loadConfig().credentials))
         case "get": break
         default: throw CLIError.usage("docker-credential takes get, store, erase or list (found \"\(TerminalText.inert(operation))\")")
         }
@@ -48,7 +46,7 @@ struct DockerCredentialCommand: AsyncParsableCommand {
         switch CredentialRouting.docker(server, in: config) {
         case .notFound:
             // What docker's helpers say when they hold nothing for the registry.
-            context.output.raw("credentials not found in native keychain\n")
+            context.output.raw(Self.notFound)
             throw ExitCode(1)
         case .refused(let refusal): throw CLIError.failure(refusal)
         case .route(let found, let named): (route, host) = (found, named)
@@ -56,12 +54,24 @@ struct DockerCredentialCommand: AsyncParsableCommand {
         let (token, username) = try await RoutedToken(context: context, config: config, ask: true).token(for: route)
         let (user, secret) = try await CredentialRouting.dockerSecret(route, host: host, token: token, username: username,
                                                                       environment: context.environment, http: context.network.http)
-        let answer: [String: String] = ["ServerURL": server, "Username": user, "Secret": secret]
-        context.output.raw(String(decoding: try JSONSerialization.data(withJSONObject: answer, options: [.sortedKeys, .withoutEscapingSlashes]), as: UTF8.self) + "\n")
+        context.output.raw(try Self.answerJSON(server: server, username: user, secret: secret))
     }
 }
 
-/// The user name an ACR refresh token goes with, as `az acr login` hands it to docker.
-enum RegistryRoutesUser {
-    static let acr = CredentialRouting.acrUser
+extension DockerCredentialCommand {
+    /// What docker's helpers say when they hold nothing for a registry (with exit 1).
+    static let notFound = "credentials not found in native keychain\n"
+
+    /// `list`'s answer: each docker route's `host[:port]` and the user name it answers with.
+    /// Here and on a machine reached over SSH (`RemoteMode`, the agent's routes).
+    static func listJSON(_ routes: [CredentialRoute]) throws -> String {
+        let list = Dictionary(routes.filter(\.isDockers).map { ($0.hostAndPort, $0.isACR ? CredentialRouting.acrUser : ($0.username ?? $0.account)) }) { a, _ in a }
+        return String(decoding: try JSONSerialization.data(withJSONObject: list, options: [.sortedKeys]), as: UTF8.self) + "\n"
+    }
+
+    /// `get`'s answer, as docker reads it.
+    static func answerJSON(server: String, username: String, secret: String) throws -> String {
+        let answer = ["ServerURL": server, "Username": username, "Secret": secret]
+        return String(decoding: try JSONSerialization.data(withJSONObject: answer, options: [.sortedKeys, .withoutEscapingSlashes]), as: UTF8.self) + "\n"
+    }
 }
