@@ -59,11 +59,6 @@ public final class AgentServer: Sendable {
     /// The socket's path.
     public var path: String { listener.path }
 
-    /// The sessions open now (id → host), for the deck's view.
-    public var sessions: [String: String] {
-        state.withLock { $0.sessions.mapValues { $0.sessionHost ?? "" } }
-    }
-
     /// Runs `run()` on the server's own threads and returns its task: what a caller whose
     /// own task may sit on a busy shared pool (the deck, a test) starts it with.
     @discardableResult
