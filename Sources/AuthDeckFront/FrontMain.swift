@@ -22,9 +22,13 @@ enum FrontMain {
             FullBinary.exec(["authdeck", "docker-credential"] + arguments.dropFirst())
         }
         // On a machine reached over SSH the agent answers these; no local store is opened or made.
-        if arguments.count > 1, RemoteFront.commands.contains(arguments[1]), let socket = AgentSocket.forwarded(environment()) {
-            RemoteFront(socket: socket, environment: environment()).answer(arguments)
-            FullBinary.exec(arguments)
+        // (A getenv first: the cached token's path builds no environment for it.)
+        if arguments.count > 1, RemoteFront.commands.contains(arguments[1]), getenv(AgentSocket.variable) != nil {
+            let env = environment()
+            if let socket = AgentSocket.forwarded(env) {
+                RemoteFront(socket: socket, environment: env).answer(arguments)
+                FullBinary.exec(arguments)
+            }
         }
         if arguments.count == 3, arguments[1] == "token", !arguments[2].hasPrefix("-") {
             CrashHygiene.install()  // before any secret is in memory
