@@ -14,7 +14,7 @@ import AuthDeckTestSupport
 /// never a hang. The agent is a scripted one (`ScriptedAgent`); the real agent over real sshd
 /// is `RemoteSSHJourneyTests`.
 @Suite(.serialized)
-struct RemoteModeTests {
+final class RemoteModeTests {
     let home = TempDirectory("authdeck-remote")
     let agent: ScriptedAgent
     let runner: BinaryRunner
@@ -24,6 +24,10 @@ struct RemoteModeTests {
         agent = try ScriptedAgent(path: home.file("agent/agent.sock"))
         runner = BinaryRunner.authdeck(home: home, ["AUTHDECK_AGENT": agent.path])
     }
+
+    /// Each test's agent stops with it: its serving thread holds it, so its own deinit never
+    /// comes, and three of four tests left a thread polling a socket for the rest of the run.
+    deinit { agent.stop() }
 
     /// Nothing of a store, a key or a config was made in this home.
     func expectNothingLocal() {
