@@ -79,15 +79,18 @@ struct CommandConfirmer: AgentConfirming {
             guard n > 0 else { break }
             bytes += buffer[..<n]
         }
-        var status: Int32 = 0
+        // Waited for without reaping (WNOWAIT): while the command's zombie holds its pid, its
+        // group's id cannot be reused, so killing the group can reach nothing else.
         var exited = false
         while !exited && Date() < deadline {
-            let reaped = waitpid(pid, &status, WNOHANG)
-            if reaped == pid { exited = true } else if reaped < 0 && errno != EINTR { break } else { usleep(10_000) }
+            var info = siginfo_t()
+            exited = waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_signo == SIGCHLD
+            if !exited { usleep(10_000) }
         }
         // The whole group: what the command started in the background goes with it.
         kill(-pid, SIGKILL)
-        if !exited { while waitpid(pid, &status, 0) < 0 && errno == EINTR {} }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         guard exited else {
             note("confirm_command \(program) gave no answer within \(Int(timeout.rounded(.up))) s: taken as deny, its process group killed")
             return .deny
