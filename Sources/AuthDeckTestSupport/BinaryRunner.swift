@@ -56,7 +56,7 @@ public struct BinaryRunner: Sendable {
         process.standardError = err
         process.standardInput = input
         try process.run()
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        if let stdin { Self.feed(Array(stdin.utf8), to: input.fileHandleForWriting.fileDescriptor) }
         try? input.fileHandleForWriting.close()
         // Read both pipes concurrently so a chatty child cannot block on a full pipe.
         let group = DispatchGroup()
@@ -70,5 +70,32 @@ public struct BinaryRunner: Sendable {
         process.waitUntilExit()
         return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                       stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// Writes `bytes` to a child's stdin. A child that exits before reading it (a refusal said
+    /// before any input is read) costs this write only: SIGPIPE is blocked on this thread for
+    /// the write and a pending one taken, where it used to end the whole test process (signal
+    /// 13) — and with it every test running beside.
+    static func feed(_ bytes: [UInt8], to fd: Int32) {
+        var pipeSignal = sigset_t(), saved = sigset_t()
+        sigemptyset(&pipeSignal)
+        sigaddset(&pipeSignal, SIGPIPE)
+        pthread_sigmask(SIG_BLOCK, &pipeSignal, &saved)
+        defer {
+            var pending = sigset_t()
+            sigpending(&pending)
+            if sigismember(&pending, SIGPIPE) == 1 {
+                var now = timespec()
+                _ = sigtimedwait(&pipeSignal, nil, &now)
+            }
+            pthread_sigmask(SIG_SETMASK, &saved, nil)
+        }
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { return }
+            offset += n
+        }
     }
 }
